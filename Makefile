@@ -1,0 +1,51 @@
+# Two commands for a fresh machine: `make run` and `make test`. Everything else is for developers.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint format worker beat bench install migrate demo clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): requirements.txt | $(BIN)/python
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	$(BIN)/python manage.py migrate --no-input
+
+demo: migrate
+	$(BIN)/python manage.py demo_data
+
+run: demo
+	@echo "Serving on http://127.0.0.1:8000 (Ctrl-C to stop)"
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+test: install
+	$(BIN)/python -m pytest
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+worker: install
+	$(BIN)/celery -A harmonies_site worker --loglevel=INFO
+
+beat: install
+	$(BIN)/celery -A harmonies_site beat --loglevel=INFO
+
+bench: install
+	$(BIN)/python bench/bench_scoring.py
+	$(BIN)/python bench/bench_engine.py
+
+clean:
+	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,48 @@
+"""Sign-up and profile forms. Emails and usernames are unique regardless of case."""
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+
+from .models import User
+
+
+class SignUpForm(UserCreationForm):
+    class Meta:
+        model = User
+        fields = ("username", "display_name", "email", "time_zone")
+        help_texts = {
+            "username": "Friends invite you by this name. Letters, digits and @/./+/-/_ only.",
+        }
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["email"].required = True
+        self.fields["display_name"].help_text = "Shown to other players. Defaults to your username."
+        self.fields["time_zone"].help_text = "Used for reminders and quiet hours."
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"]
+        if User.objects.filter(username__iexact=username).exists():
+            raise forms.ValidationError("That username is taken. Please choose another.")
+        return username
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"].strip().lower()
+        if User.objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError(
+                "An account with this email already exists. Log in, or reset your password."
+            )
+        return email
+
+
+class ProfileForm(forms.ModelForm):
+    class Meta:
+        model = User
+        fields = ("display_name", "email", "time_zone")
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"].strip().lower()
+        taken = User.objects.filter(email__iexact=email).exclude(pk=self.instance.pk).exists()
+        if taken:
+            raise forms.ValidationError("Another account already uses this email.")
+        return email

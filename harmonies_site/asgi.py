@@ -1,0 +1,8 @@
+"""ASGI entry point, for servers that prefer it; the site itself is synchronous."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "harmonies_site.settings")
+application = get_asgi_application()

@@ -1,0 +1,66 @@
+"""Playwright (Python) on Debian's /usr/bin/chromium; no browser is ever downloaded."""
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; Django refuses ORM calls from a thread
+# with a running loop unless told the caller knows what it is doing (the test is synchronous).
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not shutil.which(CHROMIUM):
+        pytest.skip(f"needs Debian's chromium at {CHROMIUM}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(browser):
+    """Opens pages in fresh contexts (separate cookies), as separate people would."""
+    contexts = []
+
+    def open_page(width: int = 1280, height: int = 900):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page(new_page):
+    return new_page()
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    """Where browser tests leave pictures of what a player saw (test-results/, git-ignored)."""
+    folder = Path(__file__).resolve().parents[2] / "test-results" / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

@@ -1,0 +1,73 @@
+"""Shared fixtures, and the rule for tests that need real services.
+
+Tests marked `postgres`, `redis` or `browser` skip with a reason when the service is absent, except
+in CI (CI=true), where a missing service fails the test and any skip at all fails the run.
+"""
+
+import os
+import shutil
+import socket
+from urllib.parse import urlparse
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from tests.factories import UserFactory
+
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+CHROMIUM = "/usr/bin/chromium"
+
+
+def _redis_reachable() -> bool:
+    url = urlparse(settings.REDIS_URL)
+    try:
+        with socket.create_connection((url.hostname or "127.0.0.1", url.port or 6379), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def _missing_service(item: pytest.Item) -> str | None:
+    if item.get_closest_marker("postgres") and connection.vendor != "postgresql":
+        return "needs PostgreSQL: set DATABASE_URL=postgres://postgres@127.0.0.1:5432/harmonies"
+    if item.get_closest_marker("redis"):
+        if not settings.REDIS_URL:
+            return "needs Redis: set REDIS_URL=redis://127.0.0.1:6379/0"
+        if not _redis_reachable():
+            return f"needs Redis: nothing answers at {settings.REDIS_URL}"
+    if item.get_closest_marker("browser") and not shutil.which(CHROMIUM):
+        return f"needs Debian's chromium at {CHROMIUM} (apt-get install chromium)"
+    return None
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    reason = _missing_service(item)
+    if reason is None:
+        return
+    if IN_CI:
+        pytest.fail(f"CI must run this test, but it {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    skipped = len(reporter.stats.get("skipped", [])) if reporter else 0
+    if IN_CI and skipped and exitstatus == 0:
+        reporter.write_line(f"CI must not skip tests, but {skipped} were skipped.", red=True)
+        session.exitstatus = 1
+
+
+@pytest.fixture
+def player(db):
+    return UserFactory(username="alice", display_name="Alice")
+
+
+@pytest.fixture
+def other_player(db):
+    return UserFactory(username="bob", display_name="Bob")
+
+
+@pytest.fixture
+def stranger(db):
+    return UserFactory(username="mallory", display_name="Mallory")

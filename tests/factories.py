@@ -1,0 +1,24 @@
+"""factory-boy factories shared by every test package."""
+
+import factory
+
+from accounts.models import User
+
+PASSWORD = "correct-horse-battery-staple"
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = User
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"player{n}")
+    display_name = factory.LazyAttribute(lambda u: u.username.capitalize())
+    email = factory.LazyAttribute(lambda u: f"{u.username}@example.com")
+    time_zone = "UTC"
+    password = factory.PostGenerationMethodCall("set_password", PASSWORD)
+
+    @factory.post_generation
+    def saved(obj, create, extracted, **kwargs):
+        if create:
+            obj.save()
