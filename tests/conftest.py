@@ -71,3 +71,13 @@ def other_player(db):
 @pytest.fixture
 def stranger(db):
     return UserFactory(username="mallory", display_name="Mallory")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def celery_runs_tasks_in_process():
+    """Tests run tasks eagerly even when REDIS_URL is set (CI); the worker test opts out."""
+    from harmonies_site.celery import app
+
+    app.conf.task_always_eager = True
+    app.conf.task_eager_propagates = True
+    yield

@@ -6,10 +6,6 @@ from pathlib import Path
 
 import pytest
 
-# Playwright's sync API runs an event loop in this thread; Django refuses ORM calls from a thread
-# with a running loop unless told the caller knows what it is doing (the test is synchronous).
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -23,18 +19,28 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """One chromium per test module.
+
+    Playwright's sync API runs an event loop in this thread, and Django refuses ORM calls from a
+    thread with a running loop unless told the caller knows what it is doing (these tests are
+    synchronous). The permission lasts only while the browser runs, so no other test inherits it.
+    """
     if not shutil.which(CHROMIUM):
         pytest.skip(f"needs Debian's chromium at {CHROMIUM}")
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
-        yield browser
-        browser.close()
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+            )
+            yield browser
+            browser.close()
+    finally:
+        del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
 
 
 @pytest.fixture

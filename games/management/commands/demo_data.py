@@ -1,0 +1,73 @@
+"""Demo data for a development site (DEBUG only): players to log in as and games to look at."""
+
+import random
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+from accounts.models import User
+from games import engine, services
+from games.models import Game
+
+DEMO_PASSWORD = "harmonies-demo"
+DEMO_PLAYERS = [
+    ("alice", "Alice", "Europe/Paris"),
+    ("bob", "Bob", "America/New_York"),
+    ("carol", "Carol", "Asia/Tokyo"),
+    ("dave", "Dave", "UTC"),
+]
+
+
+class Command(BaseCommand):
+    help = "Create demo players and games (only when DEBUG is on) and print how to log in."
+
+    def handle(self, *args, **options) -> None:
+        if not settings.DEBUG:
+            self.stdout.write("DEBUG is off: no demo data created.")
+            return
+        users = {}
+        for username, display_name, time_zone in DEMO_PLAYERS:
+            user, created = User.objects.get_or_create(
+                username=username,
+                defaults={
+                    "display_name": display_name,
+                    "email": f"{username}@example.com",
+                    "time_zone": time_zone,
+                },
+            )
+            if created:
+                user.set_password(DEMO_PASSWORD)
+                user.save(update_fields=["password"])
+            users[username] = user
+        if not Game.objects.filter(created_by=users["alice"]).exists():
+            self._demo_games(users)
+        names = ", ".join(username for username, _, _ in DEMO_PLAYERS)
+        self.stdout.write(f"Demo players: {names} (password: {DEMO_PASSWORD})")
+        self.stdout.write("Alice and Bob have a game in progress; Carol has an open table.")
+
+    def _demo_games(self, users: dict[str, User]) -> None:
+        alice, bob, carol = users["alice"], users["bob"], users["carol"]
+        game = services.create_game(
+            creator=alice, players=2, side="A", spirits=True, invitees=[bob]
+        )
+        services.join_game(game_id=game.pk, user=bob)
+        _play_turns(game.pk, turns=6)
+        services.create_game(creator=alice, players=1, side="B", spirits=False)
+        services.create_game(creator=carol, players=3, side="B", spirits=False, public=True)
+
+
+def _play_turns(game_id: int, turns: int) -> None:
+    """A few whole turns of random legal moves, through the one writer like any player."""
+    rng = random.Random(game_id)
+    game = Game.objects.get(pk=game_id)
+    start = game.engine_state().turn
+    while game.engine_state().turn < start + turns:
+        state = game.engine_state()
+        choices = [a for a in engine.legal_actions(state) if not isinstance(a, engine.ResetTurn)]
+        ends = [a for a in choices if isinstance(a, engine.EndTurn)]
+        action = ends[0] if ends and not state.hand else rng.choice(choices)
+        user = game.seats.get(position=state.current_seat).user
+        services.play(
+            game_id=game.pk, user=user, action=action.to_json(), expected_version=game.version
+        )
+        game.refresh_from_db()

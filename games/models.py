@@ -1,0 +1,175 @@
+"""What the site stores about a game. The engine state is the board; the move log plus the seed is
+the source of truth (`manage.py verify_games` replays every game and compares).
+
+The state is kept as the engine's canonical JSON text (not a JSONField), so it stays byte-identical
+to what the engine wrote and replays can be compared byte for byte.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+
+from games import engine
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class Card(models.Model):
+    """The card catalogue, loaded from the engine's card data (a test keeps them in agreement)."""
+
+    ANIMAL, SPIRIT = "animal", "spirit"
+    id = models.CharField(primary_key=True, max_length=32)
+    kind = models.CharField(max_length=8, choices=[(ANIMAL, "Animal"), (SPIRIT, "Nature's Spirit")])
+    number = models.PositiveSmallIntegerField(unique=True)
+    name = models.CharField(max_length=40)
+    stripe = models.CharField(max_length=8)
+    cube_count = models.PositiveSmallIntegerField()
+    points = models.JSONField(help_text="Points printed on the card, top to bottom.")
+
+    class Meta:
+        ordering = ["number"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        ACTIVE = "active", "In progress"
+        FINISHED = "finished", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
+
+    class Side(models.TextChoices):
+        A = "A", "Side A (river)"
+        B = "B", "Side B (islands)"
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
+    )
+    players = models.PositiveSmallIntegerField()
+    side = models.CharField(max_length=1, choices=Side.choices, default=Side.A)
+    spirits = models.BooleanField(default=False)
+    public = models.BooleanField(default=False, help_text="Listed in the lobby for anyone to join.")
+    invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
+
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    # Secret until the game is over: with the seed and the moves anyone could know the pouch.
+    seed = models.BigIntegerField(null=True, blank=True)
+    state = models.TextField(blank=True, help_text="Engine state, canonical JSON.")
+    version = models.PositiveIntegerField(default=0, help_text="Bumped on every change.")
+    current_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # Set by the finalize task once final scores and ranks are stored; claimed with an UPDATE.
+    finalized_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "public", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:detail", args=[self.pk])
+
+    @property
+    def config(self) -> engine.GameConfig:
+        return engine.GameConfig(players=self.players, side=self.side, spirits=self.spirits)
+
+    @property
+    def solo(self) -> bool:
+        return self.players == 1
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+    def engine_state(self) -> engine.GameState:
+        return engine.state_from_json(self.state)
+
+    @property
+    def description(self) -> str:
+        kind = "Solo" if self.solo else f"{self.players} players"
+        spirits = ", Nature's Spirits" if self.spirits else ""
+        return f"{kind}, side {self.side}{spirits}"
+
+
+class Seat(models.Model):
+    """A player's place at the table; `position` is the engine's seat index once the game starts."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+    )
+    position = models.PositiveSmallIntegerField(null=True, blank=True)
+    joined_at = models.DateTimeField(default=timezone.now)
+    final_score = models.PositiveIntegerField(null=True, blank=True)
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["position", "joined_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="seat_one_per_player"),
+            models.UniqueConstraint(fields=["game", "position"], name="seat_position_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in game {self.game_id}"
+
+
+class Invitation(models.Model):
+    """A friend invited by username; it disappears when they join or decline."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations"
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="invitation_once_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} invited to game {self.game_id}"
+
+
+class Move(models.Model):
+    """The append-only move log: one engine action, in order. Never updated or deleted."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    turn = models.PositiveIntegerField()
+    action = models.JSONField()
+    detail = models.JSONField(default=dict, help_text="Public facts for the log in words.")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="move_seq_unique")]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} move {self.seq}"
+
+    def engine_action(self) -> engine.Action:
+        return engine.action_from_json(self.action)

@@ -1,0 +1,75 @@
+"""The move log in words: "Bob took 3 tokens from space 2 (blue, gray, yellow)".
+
+What a move did that its action alone does not say (which tokens were taken, whether a card was
+completed) is recorded in `Move.detail` when the move is made, from public information only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import engine
+
+COLOUR_WORDS = {
+    "blue": "water (blue)",
+    "gray": "mountain (gray)",
+    "brown": "trunk (brown)",
+    "green": "foliage (green)",
+    "yellow": "field (yellow)",
+    "red": "building (red)",
+}
+
+
+def move_detail(
+    before: engine.GameState, action: engine.Action, after: engine.GameState
+) -> dict[str, Any]:
+    """Public facts about a move, kept beside it so the log can be told without replaying."""
+    if isinstance(action, engine.TakeTokens):
+        return {"tokens": list(before.central[action.space])}
+    if isinstance(action, engine.PlaceCube):
+        seat = before.current_seat
+        return {"completed": action.card_id in after.players[seat].completed}
+    if isinstance(action, engine.EndTurn):
+        detail: dict[str, Any] = {}
+        if after.finished:
+            detail["game_over"] = True
+        elif after.ending and not before.ending:
+            detail["last_round"] = True
+        return detail
+    return {}
+
+
+def describe(action: dict[str, Any], detail: dict[str, Any], name: str) -> str:
+    """One sentence for one move of the log."""
+    kind = action.get("type")
+    if kind == "take_tokens":
+        tokens = ", ".join(detail.get("tokens", ()))
+        return f"{name} took the tokens of space {action['space'] + 1} ({tokens})."
+    if kind == "place_token":
+        return f"{name} placed {COLOUR_WORDS[action['colour']]} on {action['cell']}."
+    if kind == "take_card":
+        return f"{name} took the {_card_name(action['card_id'])} card."
+    if kind == "place_cube":
+        text = f"{name} placed a cube from {_card_name(action['card_id'])} on {action['cell']}"
+        return text + (", completing the card." if detail.get("completed") else ".")
+    if kind == "choose_spirit":
+        return f"{name} chose the {_card_name(action['card_id'])} Nature's Spirit."
+    if kind == "reset_turn":
+        return f"{name} started the turn over."
+    if kind == "end_turn":
+        text = f"{name} ended the turn"
+        if action.get("discard"):
+            text += f", discarding {_card_name(action['discard'])} from the display"
+        if detail.get("game_over"):
+            return text + ". The game is over."
+        if detail.get("last_round"):
+            return text + ". This is the last round!"
+        return text + "."
+    return f"{name} made a move."
+
+
+def _card_name(card_id: str) -> str:
+    try:
+        return engine.card(card_id).name
+    except engine.UnknownCard:
+        return card_id

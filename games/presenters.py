@@ -1,0 +1,180 @@
+"""Everything the game page shows, computed once per request from the stored state.
+
+The page never sees the engine state itself, only `engine.view_for` (no hidden orders) plus the
+answers the engine gives about legal moves, so nothing secret can leak into the HTML.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.urls import reverse
+
+from games import engine
+from games.models import Game, Move, Seat
+from games.narration import COLOUR_WORDS, describe
+from games.svg import board_svg
+
+LOG_LENGTH = 60
+CATEGORIES = [
+    ("trees", "Trees"),
+    ("mountains", "Mountains"),
+    ("fields", "Fields"),
+    ("buildings", "Buildings"),
+    ("water", "Water"),
+    ("animals", "Animal cards"),
+    ("spirit", "Nature's Spirit"),
+]
+
+
+@dataclass
+class PlayerPanel:
+    seat: Seat
+    name: str
+    view: dict[str, Any]
+    sheet: engine.ScoreSheet
+    is_me: bool
+    is_current: bool
+    board: str = ""
+    cube_options: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
+
+
+def _hx(url: str, **values: Any) -> dict[str, str]:
+    return {"hx-post": url, "hx-vals": json.dumps(values), "hx-target": "#notice"}
+
+
+def game_page(
+    game: Game,
+    seats: list[Seat],
+    viewer_seat: Seat | None,
+    *,
+    token: str | None = None,
+    card: str | None = None,
+) -> dict[str, Any]:
+    """The template context for a started game as `viewer_seat` (None: a spectator) sees it."""
+    state = game.engine_state()
+    me = viewer_seat.position if viewer_seat else None
+    view = engine.view_for(state, me)
+    act_url = reverse("games:act", args=[game.pk])
+    my_turn = me is not None and me == state.current_seat and not state.finished
+    sheets = engine.score_sheets(state)
+    by_position = {s.position: s for s in seats}
+    legal = engine.legal_actions(state) if my_turn else []
+    takeable_spaces = {a.space for a in legal if isinstance(a, engine.TakeTokens)}
+    takeable_cards = {a.card_id for a in legal if isinstance(a, engine.TakeCard)}
+    spirit_choices = [a.card_id for a in legal if isinstance(a, engine.ChooseSpirit)]
+    discardable = [a.discard for a in legal if isinstance(a, engine.EndTurn) and a.discard]
+
+    if token not in view["hand"] or not my_turn:
+        token = None
+    panels = []
+    for position, pview in enumerate(view["players"]):
+        seat = by_position[position]
+        panels.append(
+            PlayerPanel(
+                seat=seat,
+                name=seat.user.public_name,
+                view=pview,
+                sheet=sheets[position],
+                is_me=position == me,
+                is_current=position == state.current_seat and not state.finished,
+            )
+        )
+    mine = panels[me] if me is not None else None
+
+    targets: dict[str, dict[str, str]] = {}
+    habitat: set[str] = set()
+    if mine is not None:
+        mine.cube_options = engine.cube_options(state, me) if my_turn else {}
+        if card not in mine.cube_options:
+            card = None
+        if token:
+            for cell in engine.token_targets(state, token):
+                targets[cell] = {
+                    **_hx(act_url, type="place_token", colour=token, cell=cell),
+                    "aria-label": f"Place {COLOUR_WORDS[token]} on {cell}",
+                }
+        elif card:
+            name = engine.card(card).name
+            for cell, cells in mine.cube_options[card].items():
+                habitat.update(cells)
+                targets[cell] = {
+                    **_hx(act_url, type="place_cube", card_id=card, cell=cell),
+                    "aria-label": f"Place a {name} cube on {cell}",
+                }
+    for panel in panels:
+        pv = panel.view
+        panel.board = board_svg(
+            game.side,
+            pv["stacks"],
+            pv["cube_hexes"],
+            targets=targets if panel.is_me else None,
+            habitat=habitat if panel.is_me else (),
+            emphasis=[],
+            title=f"{panel.name}'s board",
+            compact=not panel.is_me,
+        )
+
+    return {
+        "game": game,
+        "state_view": view,
+        "panels": panels,
+        "mine": mine,
+        "others": [p for p in panels if not p.is_me],
+        "my_turn": my_turn,
+        "current_name": by_position[state.current_seat].user.public_name,
+        "selected_token": token,
+        "selected_card": card,
+        "targets": sorted(targets),
+        "takeable_spaces": takeable_spaces,
+        "takeable_cards": takeable_cards,
+        "spirit_choices": spirit_choices,
+        "discardable": discardable,
+        "categories": CATEGORIES,
+        "score_rows": _score_rows(panels),
+        "finished": state.finished,
+        "ranking": _ranking(state, sheets, by_position) if state.finished else [],
+        "suns": engine.suns(state, sheets[0].total) if game.solo else None,
+        "log": _log(game, by_position),
+    }
+
+
+def _score_rows(panels: list[PlayerPanel]) -> list[dict[str, Any]]:
+    rows = [
+        {"label": label, "values": [getattr(p.sheet, key) for p in panels]}
+        for key, label in CATEGORIES
+    ]
+    rows.append({"label": "Total", "values": [p.sheet.total for p in panels], "total": True})
+    return rows
+
+
+def _ranking(state, sheets, by_position) -> list[dict[str, Any]]:
+    return [
+        {
+            "place": p.place,
+            "name": by_position[p.seat].user.public_name,
+            "total": p.total,
+            "animal_cubes": p.animal_cubes,
+            "shared": p.shared,
+        }
+        for p in engine.ranking(state, sheets)
+    ]
+
+
+def _log(game: Game, by_position: dict[int, Seat]) -> list[dict[str, Any]]:
+    moves = Move.objects.filter(game=game).order_by("-seq")[:LOG_LENGTH]
+    entries = []
+    for move in moves:
+        seat = by_position.get(move.seat)
+        name = seat.user.public_name if seat else f"Seat {move.seat + 1}"
+        entries.append(
+            {
+                "seq": move.seq,
+                "turn": move.turn,
+                "text": describe(move.action, move.detail, name),
+                "at": move.created_at,
+            }
+        )
+    return entries

@@ -1,0 +1,44 @@
+"""Template tags for the pictures of the game (the SVG itself is drawn in games/svg.py)."""
+
+from django import template
+from django.utils.safestring import SafeString
+
+from games import engine
+from games.svg import token_svg
+from games.svg_cards import card_svg
+
+register = template.Library()
+
+
+@register.simple_tag
+def token(colour: str, size: int = 28) -> SafeString:
+    return token_svg(colour, size=size)
+
+
+@register.simple_tag
+def card_face(
+    card_id: str, cubes_placed: int | str | None = None, completed: bool = False
+) -> SafeString:
+    """A card as its holder sees it: `cubes_placed` cubes have left it for the board."""
+    if cubes_placed is None or cubes_placed == "":
+        return card_svg(card_id, completed=completed)
+    remaining = engine.card(card_id).cube_count - int(cubes_placed)
+    return card_svg(card_id, cubes_on_card=remaining, completed=completed)
+
+
+@register.filter
+def card_name(card_id: str) -> str:
+    try:
+        return engine.card(card_id).name
+    except engine.UnknownCard:
+        return card_id
+
+
+@register.filter
+def space_label(tokens: list[str]) -> str:
+    return ", ".join(tokens) if tokens else "empty"
+
+
+@register.filter
+def get_item(mapping: dict, key: str):
+    return mapping.get(key) if hasattr(mapping, "get") else None

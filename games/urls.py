@@ -1,0 +1,19 @@
+from django.urls import path
+
+from . import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("", views.my_games, name="mine"),
+    path("new/", views.new_game, name="new"),
+    path("lobby/", views.lobby, name="lobby"),
+    path("invitation/<str:token>/", views.invitation_link, name="invitation"),
+    path("<int:game_id>/", views.game_detail, name="detail"),
+    path("<int:game_id>/act/", views.act, name="act"),
+    path("<int:game_id>/poll/", views.poll, name="poll"),
+    path("<int:game_id>/join/", views.join, name="join"),
+    path("<int:game_id>/leave/", views.table_action, {"verb": "leave"}, name="leave"),
+    path("<int:game_id>/cancel/", views.table_action, {"verb": "cancel"}, name="cancel"),
+    path("<int:game_id>/decline/", views.table_action, {"verb": "decline"}, name="decline"),
+]

@@ -1,0 +1,23 @@
+// The game page's only script: htmx does the requests; this keeps two small promises.
+(function () {
+  "use strict";
+
+  // Every action says which version of the game it was chosen on. Fragments are swapped one by
+  // one, so the freshest version is the one in #game-version, not the one a form was drawn with.
+  document.body.addEventListener("htmx:configRequest", function (event) {
+    var current = document.getElementById("game-version");
+    if (current && event.detail.verb === "post") {
+      event.detail.parameters.version = current.value;
+    }
+  });
+
+  // Board hexes that can be chosen are SVG groups with role="button": make Enter and Space work.
+  document.body.addEventListener("keydown", function (event) {
+    var target = event.target;
+    if ((event.key === "Enter" || event.key === " ") && target.getAttribute &&
+        target.getAttribute("role") === "button" && target.tagName.toLowerCase() === "g") {
+      event.preventDefault();
+      target.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    }
+  });
+})();

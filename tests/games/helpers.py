@@ -1,0 +1,54 @@
+"""Helpers for tests that play through the site's one writer."""
+
+from __future__ import annotations
+
+import random
+
+from games import engine, services
+from games.models import Game
+
+
+def start_game(creator, *others, side: str = "A", spirits: bool = False) -> Game:
+    """An active game with the creator and `others` seated (invited, then joined)."""
+    game = services.create_game(
+        creator=creator,
+        players=1 + len(others),
+        side=side,
+        spirits=spirits,
+        invitees=others,
+    )
+    for user in others:
+        game = services.join_game(game_id=game.pk, user=user)
+    game.refresh_from_db()
+    return game
+
+
+def user_to_move(game: Game):
+    game.refresh_from_db()
+    return game.seats.get(position=game.current_seat).user
+
+
+def first_legal(game: Game) -> dict:
+    """A legal action that moves the game forward (never a reset)."""
+    state = game.engine_state()
+    actions = [a for a in engine.legal_actions(state) if not isinstance(a, engine.ResetTurn)]
+    return actions[0].to_json()
+
+
+def play_to_the_end(game: Game, seed: int = 0, limit: int = 5000) -> Game:
+    """Plays random legal actions through services.play until the game is over."""
+    rng = random.Random(seed)
+    for _ in range(limit):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            return game
+        state = game.engine_state()
+        actions = [a for a in engine.legal_actions(state) if not isinstance(a, engine.ResetTurn)]
+        action = rng.choice(actions)
+        services.play(
+            game_id=game.pk,
+            user=user_to_move(game),
+            action=action.to_json(),
+            expected_version=game.version,
+        )
+    raise AssertionError("the game did not end")

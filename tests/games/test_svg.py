@@ -1,0 +1,310 @@
+"""The SVG pictures: boards, token chips and cards are well-formed, complete and escaped."""
+
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+from django.utils.safestring import SafeString
+
+from games.engine import ANIMAL_CARD_IDS, SPIRIT_CARD_IDS, card, geometry
+from games.svg import COLOUR_WORDS, board_svg, describe_stack, token_svg
+from games.svg_cards import card_svg, describe_pattern
+
+NS = {"svg": "http://www.w3.org/2000/svg"}
+
+STACKS = {
+    "0,0": ["blue"],
+    "1,0": ["brown", "green"],
+    "2,1": ["gray", "gray"],
+    "3,0": ["gray", "gray", "gray"],
+    "4,1": ["gray", "red"],
+    "1,2": ["brown", "brown"],
+}
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def hexes(root: ET.Element) -> list[ET.Element]:
+    return root.findall("svg:g[@data-cell]", NS)
+
+
+def hex_at(root: ET.Element, cell: str) -> ET.Element:
+    (found,) = [g for g in hexes(root) if g.get("data-cell") == cell]
+    return found
+
+
+def title_of(element: ET.Element) -> str:
+    return element.find("svg:title", NS).text
+
+
+def classes(element: ET.Element) -> set[str]:
+    return set(element.get("class", "").split())
+
+
+# Boards
+
+
+@pytest.mark.parametrize(("side", "count"), [("A", 23), ("B", 25)])
+def test_it_draws_every_hex_of_the_side_in_geometry_order(side, count):
+    root = parse(board_svg(side, {}, ()))
+    assert [g.get("data-cell") for g in hexes(root)] == list(geometry(side).names)
+    assert len(hexes(root)) == count
+    assert {"board", f"board-{side}"} <= classes(root)
+
+
+def test_it_returns_a_safe_string_that_scales_with_its_viewbox():
+    svg = board_svg("A", STACKS, ())
+    assert isinstance(svg, SafeString)
+    root = parse(svg)
+    assert root.get("viewBox").startswith("0 0 ")
+    assert "style" not in root.attrib
+
+
+def test_odd_columns_sit_half_a_hex_lower():
+    root = parse(board_svg("A", {}, ()))
+
+    def top_y(cell):
+        points = hex_at(root, cell).find("svg:polygon", NS).get("points").split()
+        return min(float(p.split(",")[1]) for p in points)
+
+    assert top_y("1,0") > top_y("0,0") == top_y("2,0")
+    assert top_y("1,0") < top_y("0,1")
+
+
+def test_a_stack_shows_each_token_its_top_glyph_and_its_height():
+    root = parse(board_svg("A", STACKS, ()))
+    tree = hex_at(root, "1,0")
+    tokens = tree.findall("svg:polygon[@class]", NS)
+    assert [t.get("class") for t in tokens if "token" in t.get("class")] == [
+        "token token-brown",
+        "token token-green",
+    ]
+    assert len(tree.findall("svg:g[@class='glyph']", NS)) == 1
+    badge = tree.find("svg:g[@class='height-badge']", NS)
+    assert badge.find("svg:text", NS).text == "2"
+    assert hex_at(root, "0,0").find("svg:g[@class='height-badge']", NS) is None
+
+
+def test_empty_hexes_are_marked_and_draw_no_token():
+    root = parse(board_svg("A", STACKS, ()))
+    empty = hex_at(root, "4,4")
+    assert "hex-empty" in classes(empty)
+    assert not [p for p in empty.iter() if "token" in p.get("class", "")]
+
+
+def test_titles_describe_the_stack_and_the_cube():
+    root = parse(board_svg("A", STACKS, {"2,1", "3,0"}, spirit_hex="3,0"))
+    assert title_of(hex_at(root, "1,0")) == "1,0: tree of height 2"
+    assert title_of(hex_at(root, "2,1")) == "2,1: mountain of height 2, animal cube"
+    assert title_of(hex_at(root, "3,0")) == "3,0: mountain of height 3, spirit cube"
+    assert title_of(hex_at(root, "4,1")) == "4,1: building"
+    assert title_of(hex_at(root, "1,2")) == "1,2: trunk of 2"
+    assert title_of(hex_at(root, "4,4")) == "4,4: empty"
+
+
+def test_the_spirit_cube_is_drawn_differently_from_animal_cubes():
+    root = parse(board_svg("A", STACKS, {"2,1", "3,0"}, spirit_hex="3,0"))
+    assert hex_at(root, "2,1").find("svg:g[@class='cube cube-animal']", NS) is not None
+    assert hex_at(root, "3,0").find("svg:g[@class='cube cube-spirit']", NS) is not None
+    cubes = [g for g in root.iter() if g.get("class", "").startswith("cube ")]
+    assert len(cubes) == 2
+
+
+def test_targets_become_focusable_buttons_with_their_attributes_escaped():
+    vals = json.dumps({"type": "place_token", "cell": "4,4", "colour": "blue", "version": "7"})
+    svg = board_svg(
+        "A",
+        STACKS,
+        (),
+        targets={"4,4": {"hx-post": "/games/1/act", "hx-vals": vals, "aria-label": "Place <b>"}},
+    )
+    assert "&quot;place_token&quot;" in svg
+    assert "Place &lt;b&gt;" in svg
+    target = hex_at(parse(svg), "4,4")
+    assert "hex-target" in classes(target)
+    assert target.get("role") == "button"
+    assert target.get("tabindex") == "0"
+    assert json.loads(target.get("hx-vals")) == json.loads(vals)
+    assert target.get("hx-post") == "/games/1/act"
+    assert target.find("svg:polygon[@class='hex-ring hex-ring-target']", NS) is not None
+    other = hex_at(parse(svg), "4,3")
+    assert other.get("role") == "img"
+    assert other.get("tabindex") is None
+
+
+def test_a_target_without_a_label_is_named_by_its_description():
+    target = hex_at(parse(board_svg("A", STACKS, (), targets={"0,0": {"hx-post": "/x"}})), "0,0")
+    assert target.get("aria-label") == "0,0: water"
+
+
+@pytest.mark.parametrize("name", ["onclick", "hx-on:click", "Data-X", "a b", 'x"y', "role", ""])
+def test_it_refuses_attribute_names_that_are_not_plain(name):
+    with pytest.raises(ValueError, match="attribute name"):
+        board_svg("A", {}, (), targets={"0,0": {name: "1"}})
+
+
+def test_habitat_and_emphasis_cells_are_outlined():
+    root = parse(board_svg("A", STACKS, (), habitat={"0,0", "1,0"}, emphasis={"2,1"}))
+    assert "hex-habitat" in classes(hex_at(root, "1,0"))
+    ring = hex_at(root, "1,0").find("svg:polygon[@class='hex-ring hex-ring-habitat']", NS)
+    assert ring is not None
+    assert "hex-emphasis" in classes(hex_at(root, "2,1"))
+    assert "hex-habitat" not in classes(hex_at(root, "2,1"))
+
+
+def test_the_title_and_compact_flag_reach_the_root():
+    root = parse(board_svg("B", {}, (), title='Alice\'s "board" <script>', compact=True))
+    assert root.get("aria-label") == 'Alice\'s "board" <script>'
+    assert "board-compact" in classes(root)
+
+
+def test_no_user_text_reaches_the_markup_unescaped():
+    svg = board_svg(
+        "A", {}, (), title="<script>alert(1)</script>", targets={"0,0": {"aria-label": "<i>"}}
+    )
+    assert "<script>" not in svg
+    assert "<i>" not in svg
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"stacks": {"9,9": ["blue"]}},
+        {"cube_hexes": {"0,5"}},
+        {"targets": {"x": {}}},
+        {"habitat": {"<b>"}},
+        {"spirit_hex": "7,0"},
+    ],
+)
+def test_it_refuses_cells_that_are_not_on_the_board(kwargs):
+    args = {"stacks": {}, "cube_hexes": ()} | kwargs
+    with pytest.raises(ValueError, match="no cell"):
+        board_svg("A", args.pop("stacks"), args.pop("cube_hexes"), **args)
+
+
+def test_it_refuses_colours_that_are_not_tokens():
+    with pytest.raises(ValueError, match="not a token colour"):
+        board_svg("A", {"0,0": ['red" onload="x']}, ())
+    with pytest.raises(ValueError, match="not a token colour"):
+        token_svg("purple")
+
+
+# Describing stacks
+
+
+@pytest.mark.parametrize(
+    ("stack", "words"),
+    [
+        ((), "empty"),
+        (("blue",), "water"),
+        (("yellow",), "field"),
+        (("green",), "tree of height 1"),
+        (("brown", "brown", "green"), "tree of height 3"),
+        (("gray",), "mountain of height 1"),
+        (("gray", "gray", "gray"), "mountain of height 3"),
+        (("red", "red"), "building"),
+        (("brown", "red"), "building"),
+        (("brown",), "trunk of 1"),
+        (("brown", "brown"), "trunk of 2"),
+        (("red",), "lone red token"),
+        (("blue", "blue"), "stack of blue, blue (not a legal stack)"),
+    ],
+)
+def test_describe_stack_names_what_a_stack_is(stack, words):
+    assert describe_stack(list(stack)) == words
+
+
+# Token chips
+
+
+@pytest.mark.parametrize("colour", list(COLOUR_WORDS))
+def test_a_token_chip_names_its_landscape_and_colour(colour):
+    root = parse(token_svg(colour))
+    assert root.get("role") == "img"
+    assert root.get("aria-label") == f"{COLOUR_WORDS[colour]} ({colour})"
+    assert root.get("width") == "28"
+    assert root.find("svg:g[@class='glyph']", NS) is not None
+
+
+def test_a_token_chip_takes_a_size_and_an_escaped_label():
+    svg = token_svg("blue", size=48, label='Take "blue" <now>')
+    root = parse(svg)
+    assert root.get("width") == "48"
+    assert root.get("aria-label") == 'Take "blue" <now>'
+    assert "<now>" not in svg
+
+
+# Cards
+
+
+def slots(root: ET.Element, state: str) -> list[ET.Element]:
+    return root.findall(f".//svg:g[@class='track-slot track-slot-{state}']", NS)
+
+
+@pytest.mark.parametrize("card_id", ANIMAL_CARD_IDS + SPIRIT_CARD_IDS)
+def test_every_card_renders_its_name_and_pattern(card_id):
+    c = card(card_id)
+    root = parse(card_svg(card_id))
+    assert root.get("role") == "img"
+    assert root.get("data-card") == card_id
+    assert c.name in root.get("aria-label")
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert c.name in texts
+    pattern = root.find(".//svg:g[@class='card-pattern']", NS)
+    assert len(pattern.findall("svg:polygon[@fill='#efe7d4']", NS)) == len(c.pattern)
+    assert len(pattern.findall(".//svg:g[@class='cube cube-animal']", NS)) == 1
+
+
+@pytest.mark.parametrize("card_id", ANIMAL_CARD_IDS)
+def test_a_card_in_the_display_has_every_slot_covered(card_id):
+    root = parse(card_svg(card_id))
+    assert len(slots(root, "covered")) == card(card_id).cube_count
+    assert slots(root, "current") == []
+
+
+@pytest.mark.parametrize("on_card", [0, 1, 2, 3, 4, 5])
+def test_the_track_shows_the_cubes_left_on_the_card(on_card):
+    root = parse(card_svg("animal_05", cubes_on_card=on_card))  # Frog: 15/10/6/4/2
+    assert len(slots(root, "covered")) == on_card
+    values = [
+        s.find("svg:text", NS).text for s in root.iter() if "track-slot" in s.get("class", "")
+    ]
+    assert values == ["15", "10", "6", "4", "2"]
+    covered = [s.find("svg:text", NS).text for s in slots(root, "covered")]
+    assert covered == values[:on_card]  # cubes leave from the bottom
+    current = slots(root, "current")
+    assert [s.find("svg:text", NS).text for s in current] == values[on_card : on_card + 1]
+
+
+def test_a_card_summary_says_what_it_needs_and_is_worth():
+    root = parse(card_svg("animal_05", cubes_on_card=3))
+    summary = "Frog: water next to a tree of height 1; 2 of 5 cubes placed; worth 4"
+    assert root.get("aria-label") == summary
+    assert title_of(root) == summary
+
+
+def test_a_completed_card_shows_no_cubes_and_its_full_value():
+    root = parse(card_svg("animal_05", completed=True))
+    assert "game-card-completed" in classes(root)
+    assert slots(root, "covered") == []
+    assert root.get("aria-label").endswith("completed; worth 15")
+
+
+def test_a_spirit_card_says_it_is_a_spirit_and_how_it_scores():
+    c = card("spirit_lion")
+    root = parse(card_svg("spirit_lion"))
+    assert "game-card-spirit" in classes(root)
+    assert c.scoring_text in title_of(root)
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert "SPIRIT" in texts
+    assert root.find(".//svg:g[@class='cube cube-spirit']", NS) is not None
+    placed = parse(card_svg("spirit_lion", cubes_on_card=0))
+    assert placed.find(".//svg:g[@class='cube cube-spirit']", NS) is None
+    assert placed.find(".//svg:g[@class='card-done']", NS) is not None
+
+
+def test_describe_pattern_lists_the_cube_hex_first():
+    assert describe_pattern("animal_05") == "water next to a tree of height 1"
+    assert describe_pattern("animal_01") == ("water with water and a tree of height 3 (line)")
