@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.urls import reverse
 
 from games import engine
@@ -104,6 +105,7 @@ def game_page(
                     **_hx(act_url, type="place_cube", card_id=card, cell=cell),
                     "aria-label": f"Place a {name} cube on {cell}",
                 }
+    names = engine.geometry(game.side).names
     for panel in panels:
         pv = panel.view
         panel.board = board_svg(
@@ -112,13 +114,14 @@ def game_page(
             pv["cube_hexes"],
             targets=targets if panel.is_me else None,
             habitat=habitat if panel.is_me else (),
-            emphasis=[],
+            emphasis=[names[i] for i in panel.sheet.river_path],
             title=f"{panel.name}'s board",
             compact=not panel.is_me,
         )
 
     return {
         "game": game,
+        "poll_seconds": settings.GAME_POLL_SECONDS,
         "state_view": view,
         "panels": panels,
         "mine": mine,
@@ -147,6 +150,13 @@ def _score_rows(panels: list[PlayerPanel]) -> list[dict[str, Any]]:
         for key, label in CATEGORIES
     ]
     rows.append({"label": "Total", "values": [p.sheet.total for p in panels], "total": True})
+    rows.append(
+        {
+            "label": "Animal cubes placed (tie-break)",
+            "values": [p.view["animal_cubes"] for p in panels],
+            "note": True,
+        }
+    )
     return rows
 
 

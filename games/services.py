@@ -7,6 +7,7 @@ side effects after the commit. Views call these functions and turn `GameError` i
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 from collections.abc import Iterable
@@ -21,6 +22,8 @@ from accounts.models import User
 from games import engine
 from games.models import Game, Invitation, Move, Seat
 from games.narration import move_detail
+
+logger = logging.getLogger(__name__)
 
 
 class GameError(Exception):
@@ -60,14 +63,34 @@ class PlayResult:
     move: Move
 
 
+VERSION_CACHE_SECONDS = 300
+
+
 def version_cache_key(game_id: int) -> str:
     return f"game-version:{game_id}"
+
+
+def cached_version(game_id: int) -> int | None:
+    """The game's version as last published, or None (unknown, or the cache is down)."""
+    try:
+        return cache.get(version_cache_key(game_id))
+    except Exception:  # the cache is an optimisation: Redis down must not stop the site
+        logger.warning("cache unavailable reading the version of game %s", game_id)
+        return None
+
+
+def remember_version(game_id: int, version: int) -> None:
+    try:
+        cache.set(version_cache_key(game_id), version, timeout=VERSION_CACHE_SECONDS)
+    except Exception:
+        # Pollers fall back to the database once the short-lived entry expires.
+        logger.warning("cache unavailable publishing version %s of game %s", version, game_id)
 
 
 def _publish_version(game: Game) -> None:
     """After commit, tell pollers the new version without them touching the database."""
     game_id, version = game.pk, game.version
-    transaction.on_commit(lambda: cache.set(version_cache_key(game_id), version, timeout=86400))
+    transaction.on_commit(lambda: remember_version(game_id, version))
 
 
 def _locked(game_id: int) -> Game:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.db.models import Count, F
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -168,12 +167,12 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
 def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     """Has anything changed since version `v`? 204 if not. No session or user is loaded: the
     answer only says "changed", and the page then fetches what the viewer may see."""
-    version = cache.get(services.version_cache_key(game_id))
+    version = services.cached_version(game_id)
     if version is None:
         version = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
         if version is None:
             return HttpResponse(status=404)
-        cache.set(services.version_cache_key(game_id), version, timeout=86400)
+        services.remember_version(game_id, version)
     if str(version) == request.GET.get("v"):
         return HttpResponse(status=204)
     response = HttpResponse(status=200)

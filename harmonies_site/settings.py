@@ -26,6 +26,8 @@ CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 # The public address used in links that leave the site (emails); no trailing slash.
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
 SITE_NAME = "Harmonies"
+# How often a waiting player's page asks whether the game changed.
+GAME_POLL_SECONDS = env.int("GAME_POLL_SECONDS", default=3)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -52,7 +54,6 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "accounts.middleware.UserTimezoneMiddleware",
     # Last, as django-axes asks, so it sees the outcome of authentication.
     "axes.middleware.AxesMiddleware",
 ]
@@ -72,6 +73,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "harmonies_site.context_processors.site",
+                "accounts.context_processors.user_timezone",
             ],
         },
     },

@@ -81,3 +81,12 @@ def celery_runs_tasks_in_process():
     app.conf.task_always_eager = True
     app.conf.task_eager_propagates = True
     yield
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    """Each test starts with an empty cache: ids are reused between tests, cached versions not."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield

@@ -1,0 +1,205 @@
+"""Game endpoints: what each role may do, and what a refusal looks like."""
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import engine
+from games.models import Game
+from tests.games.helpers import first_legal, start_game, user_to_move
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game(player, other_player):
+    return start_game(player, other_player)
+
+
+@pytest.fixture
+def mover(game):
+    return user_to_move(game)
+
+
+@pytest.fixture
+def waiting(game, mover, player, other_player):
+    return other_player if mover == player else player
+
+
+def as_user(user) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def act(client, game, **fields):
+    data = {"version": game.version, **fields}
+    return client.post(reverse("games:act", args=[game.pk]), data)
+
+
+def test_anonymous_visitors_are_sent_to_log_in(game):
+    client = as_user(None)
+    for url in [
+        reverse("games:detail", args=[game.pk]),
+        reverse("games:mine"),
+        reverse("games:new"),
+        reverse("games:lobby"),
+    ]:
+        response = client.get(url)
+        assert response.status_code == 302 and "/accounts/login/" in response.url
+    response = act(client, game, type="take_tokens", space=0)
+    assert response.status_code == 302
+    assert Game.objects.get(pk=game.pk).version == game.version
+
+
+def test_a_stranger_can_neither_see_nor_play_a_game(game, stranger):
+    client = as_user(stranger)
+    response = client.get(reverse("games:detail", args=[game.pk]))
+    assert response.status_code == 403
+    assert b"You are not playing in this game" in response.content
+    response = act(client, game, type="take_tokens", space=0)
+    assert response.status_code == 403
+    assert Game.objects.get(pk=game.pk).version == game.version
+
+
+def test_the_player_to_move_plays_and_is_sent_back_to_the_board(game, mover):
+    response = act(as_user(mover), game, **first_legal(game))
+    assert response.status_code == 302
+    assert response.url == reverse("games:detail", args=[game.pk])
+    assert Game.objects.get(pk=game.pk).version == game.version + 1
+
+
+def test_the_other_player_sees_the_game_but_cannot_act(game, waiting):
+    client = as_user(waiting)
+    response = client.get(reverse("games:detail", args=[game.pk]))
+    assert response.status_code == 200
+    assert b"Waiting for" in response.content
+    response = act(client, game, **first_legal(game))
+    assert response.status_code == 409
+    assert b"It is not your turn." in response.content
+    assert Game.objects.get(pk=game.pk).version == game.version
+
+
+def test_an_illegal_move_shows_the_reason_and_the_fresh_board(game, mover):
+    response = act(as_user(mover), game, type="place_token", colour="blue", cell="0,0")
+    assert response.status_code == 400
+    assert b"message-error" in response.content
+    assert b'id="my-board"' in response.content
+    assert Game.objects.get(pk=game.pk).moves.count() == 0
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"type": "take_tokens", "space": "-1"},
+        {"type": "take_tokens", "space": "99999999999999999999"},
+        {"type": "take_tokens"},
+        {"type": "place_cube", "card_id": "<script>", "cell": "0,0"},
+        {"type": "place_token", "colour": "purple", "cell": "9,9"},
+        {"type": ""},
+        {},
+    ],
+)
+def test_forged_actions_get_a_4xx_and_change_nothing(game, mover, fields):
+    response = act(as_user(mover), game, **fields)
+    assert 400 <= response.status_code < 500
+    assert b"<script>" not in response.content
+    assert Game.objects.get(pk=game.pk).version == game.version
+
+
+def test_a_stale_version_gets_the_fresh_board(game, mover):
+    client = as_user(mover)
+    action = first_legal(game)
+    act(client, game, **action)
+    response = act(client, game, **action)  # same version again: a double click
+    assert response.status_code == 409
+    assert b"The board changed" in response.content
+    assert Game.objects.get(pk=game.pk).moves.count() == 1
+
+
+def test_an_htmx_action_swaps_only_what_changed(game, mover):
+    client = as_user(mover)
+    response = client.post(
+        reverse("games:act", args=[game.pk]),
+        {"version": game.version, **first_legal(game)},
+        headers={"HX-Request": "true"},
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    swapped = set(re.findall(r'id="([\w-]+)"[^>]*hx-swap-oob="true"', html))
+    assert {"game-version", "central", "hand", "log"} <= swapped
+    assert "display" not in swapped and "my-board" not in swapped
+
+
+def test_an_htmx_refusal_redraws_the_whole_game(game, waiting):
+    response = as_user(waiting).post(
+        reverse("games:act", args=[game.pk]),
+        {"version": game.version, **first_legal(game)},
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 409
+    assert response["HX-Retarget"] == "#game"
+    assert b"It is not your turn." in response.content
+
+
+def test_selecting_a_token_highlights_where_it_may_go(game, mover):
+    client = as_user(mover)
+    act(client, game, type="take_tokens", space=0)
+    game.refresh_from_db()
+    colour = game.engine_state().hand[0]
+    response = client.get(
+        reverse("games:detail", args=[game.pk]),
+        {"token": colour, "fragment": "select"},
+        headers={"HX-Request": "true"},
+    )
+    html = response.content.decode()
+    expected = engine.token_targets(game.engine_state(), colour)
+    assert len(re.findall(r'class="hex[^"]*hex-target', html)) == len(expected) > 0
+    assert "place_token" in html
+
+
+def test_the_poll_answers_204_until_the_game_changes(
+    game, mover, waiting, django_capture_on_commit_callbacks
+):
+    client = as_user(waiting)
+    url = reverse("games:poll", args=[game.pk])
+    assert client.get(url, {"v": game.version}).status_code == 204
+    with django_capture_on_commit_callbacks(execute=True):
+        act(as_user(mover), game, **first_legal(game))
+    response = client.get(url, {"v": game.version})
+    assert response.status_code == 200
+    assert response["HX-Trigger"] == "game-changed"
+    assert Client().get(reverse("games:poll", args=[999999]), {"v": 1}).status_code == 404
+
+
+def test_the_poll_costs_at_most_one_query(game, waiting, django_assert_max_num_queries):
+    from django.core.cache import cache
+
+    cache.clear()
+    client = as_user(waiting)
+    url = reverse("games:poll", args=[game.pk])
+    with django_assert_max_num_queries(1):
+        client.get(url, {"v": game.version})
+    with django_assert_max_num_queries(0):
+        client.get(url, {"v": game.version})
+
+
+def test_the_game_page_costs_the_same_queries_whatever_the_log_length(
+    game, mover, django_assert_num_queries
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client = as_user(mover)
+    url = reverse("games:detail", args=[game.pk])
+    with CaptureQueriesContext(connection) as fresh:
+        assert client.get(url).status_code == 200
+    from tests.games.helpers import play_turns
+
+    play_turns(game, turns=6)
+    with django_assert_num_queries(len(fresh.captured_queries)):
+        assert client.get(url).status_code == 200
+    assert len(fresh.captured_queries) <= 8
