@@ -23,6 +23,8 @@ class User(AbstractUser):
     email = models.EmailField("email address")
     display_name = models.CharField(max_length=40, blank=True)
     time_zone = models.CharField(max_length=64, choices=TIME_ZONE_CHOICES, default="UTC")
+    # Computer opponents are users too, so seats, histories and ratings treat them alike.
+    bot_level = models.CharField(max_length=8, blank=True, default="")
 
     objects = PlayerManager()
 
@@ -40,6 +42,10 @@ class User(AbstractUser):
     @property
     def public_name(self) -> str:
         return self.display_name or self.username
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
 
     @property
     def tzinfo(self) -> zoneinfo.ZoneInfo:

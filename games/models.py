@@ -58,6 +58,9 @@ class Game(models.Model):
     side = models.CharField(max_length=1, choices=Side.choices, default=Side.A)
     spirits = models.BooleanField(default=False)
     public = models.BooleanField(default=False, help_text="Listed in the lobby for anyone to join.")
+    turn_limit_days = models.PositiveSmallIntegerField(
+        null=True, blank=True, choices=[(1, "1 day"), (3, "3 days"), (7, "7 days"), (14, "14 days")]
+    )
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
 
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
@@ -67,6 +70,18 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0, help_text="Bumped on every change.")
     current_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
+    # Set with turn_started_at when the game has a turn time limit.
+    turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    end_reason = models.CharField(
+        max_length=10,
+        blank=True,
+        default="",
+        choices=[
+            ("", "Played to the end"),
+            ("resigned", "A player resigned"),
+            ("ended", "Ended early"),
+        ],
+    )
 
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -117,6 +132,11 @@ class Seat(models.Model):
     joined_at = models.DateTimeField(default=timezone.now)
     final_score = models.PositiveIntegerField(null=True, blank=True)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    resigned_at = models.DateTimeField(null=True, blank=True)
+    # Notification bookkeeping: the reminder sweep sends when remind_at has passed; the turn email
+    # claims a turn by raising notified_turn with a conditional UPDATE, so it is sent once.
+    remind_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    notified_turn = models.IntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["position", "joined_at"]

@@ -13,7 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.urls import reverse
 
-from games import engine
+from games import engine, presence
 from games.models import Game, Move, Seat
 from games.narration import COLOUR_WORDS, describe
 from games.svg import board_svg
@@ -122,6 +122,7 @@ def game_page(
     return {
         "game": game,
         "poll_seconds": settings.GAME_POLL_SECONDS,
+        "presence_token": presence.token_for(game.pk, viewer_seat.user_id) if viewer_seat else "",
         "state_view": view,
         "panels": panels,
         "mine": mine,

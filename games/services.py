@@ -12,6 +12,7 @@ import random
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.core.cache import cache
 from django.db import transaction
@@ -116,6 +117,7 @@ def create_game(
     spirits: bool,
     public: bool = False,
     invitees: Iterable[User] = (),
+    turn_limit_days: int | None = None,
 ) -> Game:
     """A new table with the creator seated; a solo game starts at once."""
     engine.GameConfig(players=players, side=side, spirits=spirits)  # validates
@@ -124,7 +126,12 @@ def create_game(
         raise GameError(f"A {players}-player game has room for {players - 1} invited friends.")
     with transaction.atomic():
         game = Game.objects.create(
-            created_by=creator, players=players, side=side, spirits=spirits, public=public
+            created_by=creator,
+            players=players,
+            side=side,
+            spirits=spirits,
+            public=public,
+            turn_limit_days=turn_limit_days,
         )
         Seat.objects.create(game=game, user=creator)
         Invitation.objects.bulk_create(
@@ -228,7 +235,8 @@ def _start(game: Game) -> None:
     game.state = engine.state_to_json(state)
     game.status = Game.Status.ACTIVE
     game.current_seat = state.current_seat
-    game.started_at = game.turn_started_at = timezone.now()
+    _start_turn_clock(game, state.current_seat)
+    game.started_at = game.turn_started_at
     game.invitations.all().delete()
     game.version += 1
     game.save()
@@ -274,15 +282,27 @@ def _save_state(game: Game, before: engine.GameState, after: engine.GameState) -
 
     game.state = engine.state_to_json(after)
     _bump(game)
-    if after.current_seat != before.current_seat or after.turn != before.turn:
-        game.current_seat = after.current_seat
-        game.turn_started_at = timezone.now()
+    if (
+        after.current_seat != before.current_seat or after.turn != before.turn
+    ) and not after.finished:
+        _start_turn_clock(game, after.current_seat)
     if after.finished:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
         game.current_seat = None
+        game.turn_deadline = None
         tasks.finalize_game.delay_on_commit(game.pk)
     game.save()
+
+
+def _start_turn_clock(game: Game, seat: int) -> None:
+    """A new turn: who is to move, since when, and by when if the game has a time limit."""
+    now = timezone.now()
+    game.current_seat = seat
+    game.turn_started_at = now
+    game.turn_deadline = (
+        now + timedelta(days=game.turn_limit_days) if game.turn_limit_days else None
+    )
 
 
 def _parse_action(action: object) -> engine.Action:

@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import services
+from games import presence, services
 from games.forms import NewGameForm
 from games.models import Game
 from games.presenters import game_page
@@ -115,6 +115,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         return _table_page(request, game, seats, my_seat)
     if my_seat is None:
         return _refuse(request, "You are not playing in this game.", 403)
+    presence.mark_present(game.pk, request.user.pk)
     context = game_page(
         game, seats, my_seat, token=request.GET.get("token"), card=request.GET.get("card")
     )
@@ -167,6 +168,9 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
 def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     """Has anything changed since version `v`? 204 if not. No session or user is loaded: the
     answer only says "changed", and the page then fetches what the viewer may see."""
+    viewer = presence.user_from_token(game_id, request.GET.get("p"))
+    if viewer is not None:
+        presence.mark_present(game_id, viewer)
     version = services.cached_version(game_id)
     if version is None:
         version = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()

@@ -203,3 +203,16 @@ def test_the_game_page_costs_the_same_queries_whatever_the_log_length(
     with django_assert_num_queries(len(fresh.captured_queries)):
         assert client.get(url).status_code == 200
     assert len(fresh.captured_queries) <= 8
+
+
+def test_a_polling_page_marks_its_player_as_looking(game, waiting, stranger):
+    from games import presence
+
+    url = reverse("games:poll", args=[game.pk])
+    assert not presence.is_looking(game.pk, waiting.pk)
+    Client().get(url, {"v": game.version, "p": presence.token_for(game.pk, waiting.pk)})
+    assert presence.is_looking(game.pk, waiting.pk)
+    forged = presence.token_for(game.pk + 1, stranger.pk)
+    Client().get(url, {"v": game.version, "p": forged})
+    Client().get(url, {"v": game.version, "p": "garbage"})
+    assert not presence.is_looking(game.pk, stranger.pk)
