@@ -22,14 +22,21 @@ def _parser() -> argparse.ArgumentParser:
     score = sub.add_parser("score", help="score boards in the interchange format (rules §14)")
     score.add_argument("files", nargs="+", metavar="FILE", help='board JSON files, "-" for stdin')
 
-    sim = sub.add_parser("simulate", help="play random games and print speed and score figures")
+    sim = sub.add_parser(
+        "simulate", help="play games with policies and print speed, score and win figures"
+    )
     sim.add_argument("--players", type=int, choices=range(1, 5), default=2)
     sim.add_argument("--side", choices=("A", "B"), default="A")
     sim.add_argument("--spirits", action="store_true", help="use the Nature's Spirit cards")
     sim.add_argument("--games", type=int, default=100)
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument(
-        "--policy", default="random", help='one policy for all seats, or one per seat: "a,b"'
+        "--policy",
+        default="random",
+        help='random, easy, medium or hard for all seats, or one per seat: "medium,easy"',
+    )
+    sim.add_argument(
+        "--budget", type=float, default=None, help="the hard bot's seconds per decision (2)"
     )
 
     rep = sub.add_parser("replay", help="replay a recorded game and print its final scores")
@@ -79,7 +86,9 @@ def main(
         return _replay(args.file, stdin, stdout, stderr)
     try:
         config = GameConfig(players=args.players, side=args.side, spirits=args.spirits)
-        report = simulate(config, args.games, args.seed, args.policy)
+        if args.budget is not None and args.budget <= 0:
+            raise ValueError("the budget must be a positive number of seconds")
+        report = simulate(config, args.games, args.seed, args.policy, args.budget)
     except ValueError as exc:
         print(f"simulate: {exc}", file=stderr)
         return 2

@@ -1,8 +1,9 @@
-"""Move-choosing policies for simulations and, later, bots.
+"""Move-choosing policies for simulations and bots.
 
 A policy is a callable `(state, rng) -> Action` that returns one of `legal_actions(state)`.
 Policies are registered by name so the command line can pick one per seat
-(`--policy random,random`); stronger bots will be added to `POLICIES`.
+(`--policy medium,easy`): "random", and the bots "easy", "medium" and "hard" (games.engine.bots),
+which decide from the mover's view only.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import random
 from collections.abc import Callable
 
 from .actions import Action, ResetTurn
+from .bots import EasyBot, HardBot, MediumBot
 from .rules import legal_actions
 from .state import GameState
 
@@ -26,7 +28,12 @@ def random_policy(state: GameState, rng: random.Random) -> Action:
     return actions[int(rng.random() * n)]
 
 
-POLICIES: dict[str, Policy] = {"random": random_policy}
+POLICIES: dict[str, Policy] = {
+    "random": random_policy,
+    "easy": EasyBot(),
+    "medium": MediumBot(),
+    "hard": HardBot(),
+}
 
 
 def get_policy(name: str) -> Policy:
@@ -38,11 +45,23 @@ def get_policy(name: str) -> Policy:
         raise ValueError(f"unknown policy {name!r} (known: {known})") from None
 
 
-def seat_policies(spec: str, players: int) -> tuple[Policy, ...]:
-    """Policies per seat from "name" (every seat) or "name,name,..." (one per seat)."""
+def seat_names(spec: str, players: int) -> list[str]:
+    """Policy names per seat from "name" (every seat) or "name,name,..." (one per seat)."""
     names = [n.strip() for n in spec.split(",")]
     if len(names) == 1:
         names *= players
     if len(names) != players:
         raise ValueError(f"{len(names)} policies given for {players} players")
-    return tuple(get_policy(n) for n in names)
+    return names
+
+
+def seat_policies(spec: str, players: int, budget: float | None = None) -> tuple[Policy, ...]:
+    """Policies per seat; `budget` (seconds per decision) goes to bots that take one (hard)."""
+    out = []
+    for name in seat_names(spec, players):
+        policy = get_policy(name)
+        with_budget = getattr(policy, "with_budget", None)
+        if budget is not None and with_budget is not None:
+            policy = with_budget(budget)
+        out.append(policy)
+    return tuple(out)

@@ -76,6 +76,27 @@ def test_simulate_takes_one_policy_per_seat():
     assert code == 2 and "unknown policy 'genius'" in err
 
 
+def test_simulate_pits_bots_against_each_other_and_prints_win_rates_per_seat():
+    argv = ("simulate", "--players", "2", "--games", "1", "--policy", "medium,easy")
+    code, out, err = run(*argv, "--seed", "3")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    seat_lines = [
+        line.split()
+        for line in lines[lines.index(next(x for x in lines if x.startswith("seat"))) + 1 :]
+    ]
+    assert [row[:2] for row in seat_lines] == [["0", "medium"], ["1", "easy"]]
+    assert sum(float(row[3].rstrip("%")) for row in seat_lines) == 100.0
+
+
+def test_simulate_passes_a_budget_to_the_hard_bot_and_refuses_a_bad_one():
+    argv = ("simulate", "--players", "1", "--games", "1", "--policy", "hard")
+    code, out, _ = run(*argv, "--budget", "0.02")
+    assert code == 0 and "hard" in out
+    code, _, err = run(*argv, "--budget", "0")
+    assert code == 2 and "budget" in err
+
+
 def test_score_delegates_to_the_board_interchange():
     board = {"side": "A", "stacks": {"0,0": ["yellow"], "0,1": ["yellow"]}}
     code, out, _ = run("score", "-", stdin=json.dumps(board))

@@ -1,0 +1,152 @@
+"""Strength and speed of the bots: win rates, solo scores and decision times.
+
+Run: .venv/bin/python bench/bench_bots.py [--pairs 200] [--hard-pairs 200] [--solo 200]
+     [--budget 2.0] [--jobs 2] [--only medium-easy,hard-medium,solo]
+Targets: medium beats easy in >= 90% of 2-player games and hard beats medium in >= 60% (seeded
+games on both board sides, the bots alternating seats); solo side A without spirits: medium
+averages >= 90 points and hard >= 110; per-turn decision time easy <= 0.2 s, medium <= 1 s,
+hard <= 3 s. Games run in `--jobs` processes; the figures say how many games were played.
+Prints figures only; nothing here asserts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections import defaultdict
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from games.engine import GameConfig, score_sheets, winners
+from games.engine.policies import seat_policies
+from games.engine.simulate import play
+
+TARGETS = {
+    "win medium-easy": 0.90,
+    "win hard-medium": 0.60,
+    "solo medium": 90,
+    "solo hard": 110,
+    "time easy": 0.2,
+    "time medium": 1.0,
+    "time hard": 3.0,
+}
+
+
+def one_game(job: tuple) -> dict:
+    """Play one seeded game; the names are per seat. Returns scores, winners and turn times."""
+    task, side, seed, names, budget = job
+    config = GameConfig(players=len(names), side=side)
+    policies = seat_policies(",".join(names), len(names), budget)
+    times: list[list[float]] = [[] for _ in names]
+    state, _ = play(config, seed, policies, random.Random(seed), times)
+    won = winners(state)
+    return {
+        "task": task,
+        "side": side,
+        "names": names,
+        "totals": [s.total for s in score_sheets(state)],
+        "wins": [(1 / len(won) if seat in won else 0.0) for seat in range(len(names))],
+        "times": times,
+    }
+
+
+def jobs_for(args: argparse.Namespace) -> list[tuple]:
+    jobs = []
+    only = set(args.only.split(","))
+    for task, strong, weak, games in (
+        ("medium-easy", "medium", "easy", args.pairs),
+        ("hard-medium", "hard", "medium", args.hard_pairs),
+    ):
+        if task not in only:
+            continue
+        for i in range(games):
+            side = "AB"[i % 2]
+            # Games i and i + 2 share a deal, with the bots in swapped seats.
+            seed = 1000 + i // 4 * 2 + i % 2
+            names = (strong, weak) if (i // 2) % 2 == 0 else (weak, strong)
+            jobs.append((task, side, seed, names, args.budget))
+    if "solo" in only:
+        for name in ("medium", "hard"):
+            for i in range(args.solo if name == "medium" else args.hard_solo):
+                jobs.append((f"solo-{name}", "A", 2000 + i, (name,), args.budget))
+    return jobs
+
+
+def report(results: list[dict], seconds: float, args: argparse.Namespace) -> None:
+    print(
+        f"{len(results)} games in {seconds:.0f} s with {args.jobs} process(es), "
+        f"hard budget {args.budget} s"
+    )
+    for task, strong in (("medium-easy", "medium"), ("hard-medium", "hard")):
+        games = [r for r in results if r["task"] == task]
+        if not games:
+            continue
+        print(f"\n{task}: {len(games)} two-player games (sides A and B, seats alternating)")
+        for side in "AB":
+            part = [r for r in games if r["side"] == side]
+            if not part:
+                continue
+            wins = sum(r["wins"][r["names"].index(strong)] for r in part)
+            means = defaultdict(float)
+            for r in part:
+                for name, total in zip(r["names"], r["totals"], strict=True):
+                    means[name] += total / len(part)
+            scores = ", ".join(f"{n} {v:.1f}" for n, v in sorted(means.items()))
+            print(
+                f"  side {side}: {strong} wins {100 * wins / len(part):5.1f}% "
+                f"of {len(part)} (mean points: {scores})"
+            )
+        wins = sum(r["wins"][r["names"].index(strong)] for r in games)
+        target = TARGETS[f"win {task}"]
+        print(
+            f"  overall: {strong} wins {100 * wins / len(games):.1f}% "
+            f"(target >= {100 * target:.0f}%)"
+        )
+    for name in ("medium", "hard"):
+        games = [r for r in results if r["task"] == f"solo-{name}"]
+        if not games:
+            continue
+        totals = sorted(r["totals"][0] for r in games)
+        mean = sum(totals) / len(totals)
+        print(
+            f"\nsolo side A, no spirits, {name}: {len(games)} games, mean {mean:.1f} "
+            f"(target >= {TARGETS[f'solo {name}']}), median {totals[len(totals) // 2]}, "
+            f"min {totals[0]}, max {totals[-1]}"
+        )
+    print("\nper-turn decision time (all games above)")
+    by_bot: dict[str, list[float]] = defaultdict(list)
+    for r in results:
+        for name, times in zip(r["names"], r["times"], strict=True):
+            by_bot[name].extend(times)
+    for name in ("easy", "medium", "hard"):
+        times = by_bot.get(name)
+        if times:
+            print(
+                f"  {name:<7} mean {sum(times) / len(times):.3f} s, max {max(times):.3f} s "
+                f"over {len(times)} turns (target <= {TARGETS[f'time {name}']} s)"
+            )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--pairs", type=int, default=200, help="medium vs easy games")
+    parser.add_argument("--hard-pairs", type=int, default=200, help="hard vs medium games")
+    parser.add_argument("--solo", type=int, default=200, help="solo games for medium")
+    parser.add_argument("--hard-solo", type=int, default=200, help="solo games for hard")
+    parser.add_argument("--budget", type=float, default=2.0, help="hard's seconds per decision")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--only", default="medium-easy,hard-medium,solo")
+    args = parser.parse_args()
+    jobs = jobs_for(args)
+    start = time.perf_counter()
+    with Pool(args.jobs) as pool:
+        results = list(pool.imap_unordered(one_game, jobs))
+    report(results, time.perf_counter() - start, args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,292 @@
+"""How good a board is for its owner: points now plus what the board is likely to become.
+
+`Evaluator` scores one player's board with the engine's own scoring (landscape and cards) and
+adds potentials: trunks and low mountains that can grow, lone fields and red tokens that can
+become a group or a building, open river ends, empty hexes kept for later tokens, and for each
+held card the next cube weighted by how many tokens its nearest habitat still needs. Potentials
+fade as the game nears its end, so the last turn is chosen by points alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from ..cards import card
+from ..habitats import placements
+from ..hexgrid import geometry
+from ..scoring import score_board
+from ..state import CARD_LIMIT
+from ..tokens import LEGAL_STACKS, Landscape, Stack
+
+L = Landscape
+FAR = 99
+
+# Every stack gets a small code; a stack under a cube gets code + FROZEN (it can never change).
+STACKS: tuple[Stack, ...] = ((), *sorted(LEGAL_STACKS))
+STACK_CODE: dict[Stack, int] = {s: i for i, s in enumerate(STACKS)}
+FROZEN = len(STACKS)
+
+
+def _tokens_needed(stack: Stack, wanted: Landscape) -> int:
+    """Tokens to add on `stack` so it becomes `wanted`, FAR if it never can."""
+    recipes = {
+        L.WATER: [("blue",)],
+        L.FIELD: [("yellow",)],
+        L.TREE1: [("green",)],
+        L.TREE2: [("brown", "green")],
+        L.TREE3: [("brown", "brown", "green")],
+        L.MOUNTAIN1: [("gray",)],
+        L.MOUNTAIN2: [("gray", "gray")],
+        L.MOUNTAIN3: [("gray", "gray", "gray")],
+        L.BUILDING: [("red", "red"), ("brown", "red"), ("gray", "red")],
+    }[wanted]
+    best = FAR
+    for recipe in recipes:
+        if recipe[: len(stack)] == stack:
+            best = min(best, len(recipe) - len(stack))
+    return best
+
+
+# COST[code][landscape]: tokens still needed on that hex for that landscape.
+def _cost(stack: Stack, kind: Landscape, frozen: bool) -> int:
+    if kind in (L.EMPTY, L.TRUNK, L.LONE_RED):
+        return FAR  # no pattern asks for these
+    needed = _tokens_needed(stack, kind)
+    return (0 if needed == 0 else FAR) if frozen else needed
+
+
+COST: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_cost(s, kind, frozen) for kind in Landscape) for frozen in (False, True) for s in STACKS
+)
+
+# Chance-like weights of getting a habitat that needs d more tokens.
+REACH = (1.0, 0.8, 0.6, 0.42, 0.28, 0.16, 0.08)
+
+
+@cache
+def card_placements(side: str, card_id: str) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Every placement of a card's pattern on a side: ((cell, landscape), ...), cube cell first."""
+    _, groups = placements(side, card_id)
+    return tuple(tuple((c, int(k)) for c, k in p) for group in groups for p in group)
+
+
+def codes_of(stacks: Sequence[Stack], cube_mask: int) -> list[int]:
+    return [STACK_CODE[s] + (FROZEN if cube_mask >> i & 1 else 0) for i, s in enumerate(stacks)]
+
+
+def distance(codes: Sequence[int], places) -> int:
+    """Fewest tokens that would complete one habitat whose cube hex is free."""
+    best = FAR
+    cost = COST
+    for pl in places:
+        c0, k0 = pl[0]
+        code = codes[c0]
+        if code >= FROZEN:
+            continue
+        d = cost[code][k0]
+        for cell, kind in pl[1:]:
+            d += cost[codes[cell]][kind]
+        if d < best:
+            best = d
+            if d == 0:
+                return 0
+    return best
+
+
+def distances(codes: Sequence[int], places, wanted: int) -> list[int]:
+    """The `wanted` smallest habitat distances over distinct free cube hexes, ascending.
+
+    Each cube needs its own cube hex, so a card with several cubes left is worth more when
+    several of its habitats are near.
+    """
+    best: dict[int, int] = {}
+    cost = COST
+    for pl in places:
+        c0, k0 = pl[0]
+        code = codes[c0]
+        if code >= FROZEN:
+            continue
+        d = cost[code][k0]
+        for cell, kind in pl[1:]:
+            d += cost[codes[cell]][kind]
+        if d < best.get(c0, FAR):
+            best[c0] = d
+    return sorted(best.values())[:wanted]
+
+
+def nearest(codes: Sequence[int], places, keep: int) -> tuple:
+    """The `keep` placements that need the fewest tokens now (a turn's search focuses on them)."""
+    ranked = []
+    for pl in places:
+        if codes[pl[0][0]] >= FROZEN:
+            continue
+        d = sum(COST[codes[c]][k] for c, k in pl)
+        if d < FAR:
+            ranked.append((d, pl))
+    ranked.sort(key=lambda x: x[0])
+    return tuple(pl for _, pl in ranked[:keep])
+
+
+@dataclass
+class Weights:
+    """Tunable values of the potentials, in points."""
+
+    trunk1: float = 1.5
+    trunk2: float = 4.0
+    gray1: float = 1.0
+    gray2: float = 2.5
+    lone_mountain: float = 0.5
+    lone_field: float = 2.0
+    lone_red: float = 1.5
+    building_open: float = 2.5
+    river_end: float = 1.5
+    empty_scarce: float = 2.5
+    empty_plenty: float = 0.4
+    card_next: float = 1.4
+    card_rest: float = 0.5
+    slot: float = 1.0
+    spirit_gain: float = 8.0
+
+
+@dataclass
+class Context:
+    """What stays fixed while one turn is searched: the side, the turns left, the card focus."""
+
+    side: str
+    turns_left: int
+    weights: Weights
+    # (card id, cubes placed, placements) for held cards and the spirit; None placements = all.
+    focus: dict[str, tuple] | None = None
+
+
+def fade(turns_left: int) -> float:
+    return 0.0 if turns_left <= 0 else min(1.0, 0.35 + 0.25 * turns_left)
+
+
+def card_potential(card_id: str, placed: int, ds: Sequence[int], ctx: Context) -> float:
+    """What holding this card is worth beyond its points now, by the distances of its habitats."""
+    w = ctx.weights
+    budget = 3 * ctx.turns_left
+    c = card(card_id)
+    if c.kind == "spirit":
+        gains: Sequence[int] = (1,)
+        scale = w.spirit_gain
+    else:
+        values = c.score_by_cubes_placed
+        gains = [values[j + 1] - values[j] for j in range(placed, len(values) - 1)]
+        scale = 1.0
+    total = 0.0
+    used = 0
+    for j, (gain, d) in enumerate(zip(gains, ds)):  # noqa: B905 (ds may be shorter)
+        if d >= FAR:
+            break
+        used += d
+        if used > budget:
+            break
+        if ctx.turns_left <= 0:
+            reach = 1.0 if d == 0 else 0.0
+        else:
+            reach = REACH[d] if d < len(REACH) else 0.0
+        total += reach * gain * (w.card_next if j == 0 else w.card_rest)
+    return total * scale
+
+
+def board_value(
+    ctx: Context,
+    stacks: Sequence[Stack],
+    cube_mask: int,
+    cards: Sequence[tuple[str, int]],
+    completed: Sequence[str],
+    spirit: str | None,
+    spirit_placed: bool,
+    display: Sequence[str] = (),
+) -> float:
+    """Points now plus potentials. `display` cards count as one optional take (best of them)."""
+    side = ctx.side
+    empties = sum(1 for s in stacks if not s)
+    turns_left = ctx.turns_left if empties > 2 else 0  # 2 empty hexes or fewer: the end
+    scored = [*cards, *((c, card(c).cube_count) for c in completed)]
+    if spirit is not None:
+        scored.append((spirit, 1 if spirit_placed else 0))
+    sheet = score_board(side, stacks, cube_mask, scored)
+    value = float(sheet.total)
+    f = fade(turns_left)
+    if f == 0.0:
+        return value
+    if turns_left != ctx.turns_left:
+        ctx = Context(side, turns_left, ctx.weights, ctx.focus)
+    w = ctx.weights
+    nbrs = geometry(side).neighbours
+    pot = 0.0
+    for i, s in enumerate(stacks):
+        n = len(s)
+        if n == 0:
+            continue
+        free = not cube_mask >> i & 1
+        top = s[-1]
+        if top == "brown":
+            if free:
+                pot += w.trunk1 if n == 1 else w.trunk2
+        elif top == "gray":
+            if free and n < 3:
+                pot += w.gray1 if n == 1 else w.gray2
+        elif top == "red" and n == 1 and free:
+            pot += w.lone_red
+    # Mountains without a neighbouring mountain score nothing yet; an empty neighbour may fix it.
+    scoring_mtn = set(sheet.scoring_mountains)
+    for i, s in enumerate(stacks):
+        if s and s[-1] == "gray" and i not in scoring_mtn and any(not stacks[j] for j in nbrs[i]):
+            pot += w.lone_mountain * (1, 3, 7)[len(s) - 1] + 0.3
+    # Lone field tokens with room to grow into a group.
+    grouped = {c for g in sheet.field_groups for c in g}
+    for i, s in enumerate(stacks):
+        if s == ("yellow",) and i not in grouped and any(not stacks[j] for j in nbrs[i]):
+            pot += w.lone_field
+    qualifying = set(sheet.qualifying_buildings)
+    for i, s in enumerate(stacks):
+        if (
+            len(s) == 2
+            and s[-1] == "red"
+            and i not in qualifying
+            and any(not stacks[j] for j in nbrs[i])
+        ):
+            pot += w.building_open
+    if side == "A" and sheet.river_path:
+        path = sheet.river_path
+        ends = {path[0], path[-1]}
+        on_path = set(path)
+        for e in ends:
+            if any(not stacks[j] and not (set(nbrs[j]) & on_path - {e}) for j in nbrs[e]):
+                pot += w.river_end
+    tokens_to_come = 3 * ctx.turns_left
+    usable = empties - 2
+    pot += empties * (w.empty_scarce if usable < tokens_to_come else w.empty_plenty)
+
+    codes = codes_of(stacks, cube_mask)
+    focus = ctx.focus or {}
+    held = 0
+    for card_id, placed in cards:
+        places = focus.get(card_id)
+        if places is None:
+            places = card_placements(side, card_id)
+        wanted = card(card_id).cube_count - placed
+        pot += card_potential(card_id, placed, distances(codes, places, wanted), ctx) - w.slot
+        held += 1
+    if spirit is not None and not spirit_placed:
+        places = focus.get(spirit)
+        if places is None:
+            places = card_placements(side, spirit)
+        pot += card_potential(spirit, 0, distances(codes, places, 1), ctx) - w.slot
+        held += 1
+    if display and held < CARD_LIMIT:
+        best = 0.0
+        for card_id in display:
+            places = focus.get(card_id)
+            if places is None:
+                places = card_placements(side, card_id)
+            ds = distances(codes, places, card(card_id).cube_count)
+            best = max(best, card_potential(card_id, 0, ds, ctx) - w.slot)
+        pot += best
+    return value + f * pot

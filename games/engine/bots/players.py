@@ -1,0 +1,171 @@
+"""The bots: policies `(state, rng) -> Action` that decide from the mover's view only.
+
+Each call rebuilds a state from `view_for(state, seat)` with the hidden pouch and deck replaced
+by a sampled order (bots.sampling), plans the whole rest of the turn, returns its first action
+and remembers the following ones keyed on the view they expect, so the next calls of the same
+turn answer from the plan. A bot never returns ResetTurn and always ends its turn.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import time
+from collections import OrderedDict
+from typing import Any
+
+from ..actions import Action, ChooseSpirit
+from ..queries import score_sheet
+from ..rules import apply
+from ..state import GameState
+from ..view import view_for
+from .evaluate import Weights
+from .planner import Plan, Settings, plan_turn
+from .sampling import sample_state, unseen_cards
+
+PLAN_CACHE = 512
+
+# Rough worth of each Nature's Spirit over a game (its rule's usual points, less for hard
+# habitats); a bot keeps the better one of its two.
+SPIRIT_WORTH = {
+    "spirit_tortoise": 14,
+    "spirit_dragonfly": 9,
+    "spirit_ram": 11,
+    "spirit_marmot": 10,
+    "spirit_deer": 9,
+    "spirit_owl": 11,
+    "spirit_lion": 9,
+    "spirit_butterfly": 10,
+    "spirit_cat": 8,
+    "spirit_stork": 6,
+}
+
+
+def view_key(view: dict[str, Any]) -> str:
+    return json.dumps(view, sort_keys=True, separators=(",", ":"))
+
+
+class Bot:
+    """A searching bot; subclasses differ in settings and in what they do with spare time."""
+
+    name = "bot"
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._next: OrderedDict[str, Action] = OrderedDict()
+
+    def __call__(self, state: GameState, rng: random.Random) -> Action:
+        seat = state.current_seat
+        view = view_for(state, seat)
+        key = view_key(view)
+        cached = self._next.pop(key, None)
+        if cached is not None:
+            return cached
+        return self.decide(view, seat, rng)
+
+    def decide(self, view: dict[str, Any], seat: int, rng: random.Random) -> Action:
+        world = sample_state(view, rng)
+        options = world.mover.spirit_options
+        if options:
+            return ChooseSpirit(max(options, key=lambda c: (SPIRIT_WORTH.get(c, 0), c)))
+        plan = self.choose(view, world, rng)
+        self._remember(world, seat, plan.actions)
+        return plan.actions[0]
+
+    def choose(self, view: dict[str, Any], world: GameState, rng: random.Random) -> Plan:
+        return plan_turn(world, self.settings, rng, unseen_cards(view))[0]
+
+    def _remember(self, world: GameState, seat: int, actions: list[Action]) -> None:
+        """Key each later step on the view it expects (in-turn actions reveal nothing hidden)."""
+        state = world
+        for action, following in itertools.pairwise(actions):
+            state = apply(state, action)
+            self._next[view_key(view_for(state, seat))] = following
+        while len(self._next) > PLAN_CACHE:
+            self._next.popitem(last=False)
+
+
+class EasyBot(Bot):
+    """Greedy with noise: a narrow search of the board value, blurred so it errs like a novice."""
+
+    name = "easy"
+
+    def __init__(self) -> None:
+        weights = Weights(card_rest=0.0, river_end=0.5, empty_scarce=0.5, empty_plenty=0.2)
+        super().__init__(Settings(beam=2, keep=2, focus=4, noise=4.0, weights=weights))
+
+
+class MediumBot(Bot):
+    """The best whole turn by the board value after it (points plus simple potentials)."""
+
+    name = "medium"
+
+    def __init__(self) -> None:
+        super().__init__(Settings(beam=12, keep=6, focus=12))
+
+
+class HardBot(Bot):
+    """A wider search, then the best plans are compared by sampled futures within a budget."""
+
+    name = "hard"
+
+    def __init__(self, budget: float = 2.0, top: int = 6) -> None:
+        # A small budget gets the medium search, so that the first plan fits in it too.
+        wide = budget >= 0.5
+        super().__init__(Settings(beam=24 if wide else 12, keep=10 if wide else 6, focus=16))
+        self.budget = budget
+        self.top = top
+        self.lookahead = Settings(beam=3, keep=2, focus=8)
+
+    def with_budget(self, budget: float) -> HardBot:
+        return HardBot(budget=budget, top=self.top)
+
+    def choose(self, view: dict[str, Any], world: GameState, rng: random.Random) -> Plan:
+        start = time.perf_counter()
+        deadline = start + self.budget * 0.9
+        plans = plan_turn(
+            world,
+            self.settings,
+            rng,
+            unseen_cards(view),
+            top=self.top,
+            deadline=start + self.budget * 0.5,
+        )
+        if len(plans) == 1:
+            return plans[0]
+        seat = world.current_seat
+        totals = [0.0] * len(plans)
+        rounds = 0
+        while time.perf_counter() < deadline:
+            future = sample_state(view, rng)
+            values = []
+            for plan in plans:
+                values.append(self._future_value(future, plan, seat, rng))
+                if time.perf_counter() >= deadline:
+                    break
+            if len(values) < len(plans):
+                break
+            totals = [t + v for t, v in zip(totals, values)]  # noqa: B905
+            rounds += 1
+        if not rounds:
+            return plans[0]
+        best = max(range(len(plans)), key=lambda i: (totals[i], -i))
+        return plans[best]
+
+    def _future_value(self, future: GameState, plan: Plan, seat: int, rng: random.Random) -> float:
+        """The plan played in a sampled world, the others replying greedily, then our best turn."""
+        state = future
+        for action in plan.actions:
+            state = apply(state, action)
+        while not state.finished and state.current_seat != seat:
+            other = state
+            if other.mover.spirit_options:
+                other = apply(other, ChooseSpirit(other.mover.spirit_options[0]))
+            reply = plan_turn(other, self.lookahead, rng)[0]
+            for action in reply.actions:
+                other = apply(other, action)
+            state = other
+        if state.finished:
+            return float(score_sheet(state, seat).total)
+        return plan_turn(state, self.lookahead, rng)[0].value

@@ -1,0 +1,158 @@
+"""The bots: legal, finishing their turns, deciding only from what their seat may see."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from games.engine import (
+    POLICIES,
+    ChooseSpirit,
+    EndTurn,
+    GameConfig,
+    ResetTurn,
+    TakeTokens,
+    apply,
+    legal_actions,
+    new_game,
+    random_policy,
+    view_for,
+)
+from games.engine.bots import EasyBot, HardBot, MediumBot, sample_state
+from games.engine.bots.sampling import unseen_cards, unseen_tokens
+from games.engine.policies import seat_policies
+from games.engine.state import evolve
+from games.engine.tokens import TOKEN_SUPPLY
+
+QUICK = 0.03  # the hard bot's budget in these tests: enough to exercise its lookahead
+
+
+def bots(name: str):
+    return {"easy": EasyBot, "medium": MediumBot, "hard": lambda: HardBot(budget=QUICK)}[name]()
+
+
+def play_checked(config: GameConfig, seed: int, policies) -> tuple:
+    """A whole game, checking every bot action against legal_actions; (final state, actions)."""
+    state = new_game(config, seed)
+    rng = random.Random(seed)
+    taken = []
+    while not state.finished:
+        action = policies[state.current_seat](state, rng)
+        assert action in legal_actions(state), action
+        assert type(action) is not ResetTurn
+        taken.append(action)
+        state = apply(state, action)
+        assert len(taken) < 1000, "a bot never ended its turn"
+    return state, taken
+
+
+def random_middle(config: GameConfig, seed: int, actions: int):
+    """A state part-way through a random game."""
+    state = new_game(config, seed)
+    rng = random.Random(seed)
+    for _ in range(actions):
+        state = apply(state, random_policy(state, rng))
+    return state
+
+
+def test_the_three_bots_are_registered_beside_random():
+    assert {"random", "easy", "medium", "hard"} <= set(POLICIES)
+
+
+@pytest.mark.parametrize("name", ["easy", "medium", "hard"])
+def test_a_bot_plays_a_whole_two_player_game_with_spirits_legally(name):
+    state, actions = play_checked(GameConfig(players=2, spirits=True), 3, (bots(name), bots(name)))
+    assert state.finished
+    assert sum(type(a) is ChooseSpirit for a in actions) == 2
+    assert all(p.spirit is not None for p in state.players)
+
+
+@pytest.mark.parametrize("name", ["easy", "medium", "hard"])
+def test_a_bot_plays_a_whole_solo_game_legally(name):
+    state, actions = play_checked(GameConfig(players=1), 4, (bots(name),))
+    assert state.finished
+    ends = [a for a in actions if type(a) is EndTurn]
+    assert len(ends) == state.turn
+
+
+def test_bots_play_side_b_against_each_other_legally():
+    config = GameConfig(players=2, side="B")
+    state, _ = play_checked(config, 5, (bots("easy"), bots("hard")))
+    assert state.finished
+
+
+def test_the_solo_bot_may_discard_from_the_display_and_does_so_legally():
+    discards = 0
+    for seed in range(3):
+        _, actions = play_checked(GameConfig(players=1), seed, (bots("medium"),))
+        discards += sum(1 for a in actions if type(a) is EndTurn and a.discard)
+    assert discards > 0
+
+
+def test_a_sampled_state_shows_exactly_the_view_it_was_built_from():
+    state = random_middle(GameConfig(players=3, spirits=True), 2, 40)
+    seat = state.current_seat
+    view = view_for(state, seat)
+    world = sample_state(view, random.Random(1))
+    assert view_for(world, seat) == view
+    assert len(world.pouch) == len(state.pouch) and len(world.deck) == len(state.deck)
+
+
+def test_the_sampled_pouch_comes_from_the_tokens_nobody_can_see():
+    state = random_middle(GameConfig(players=2), 6, 25)
+    view = view_for(state, state.current_seat)
+    unseen = unseen_tokens(view)
+    assert sorted(unseen) == sorted(state.pouch)  # multiplayer: nothing is discarded
+    assert sum(TOKEN_SUPPLY.values()) - len(unseen) == sum(
+        len(s) for p in state.players for s in p.stacks
+    ) + sum(map(len, state.central)) + len(state.hand)
+    assert sorted(unseen_cards(view)) == sorted(state.deck)
+
+
+@pytest.mark.parametrize("name", ["easy", "medium", "hard"])
+@pytest.mark.parametrize("players", [1, 2])
+def test_a_bot_choice_does_not_depend_on_the_hidden_order(name, players):
+    state = random_middle(GameConfig(players=players), 7, 30)
+    if state.taken_space is not None:
+        state = apply(state, ResetTurn()) if state.turn_start else state
+    pouch, deck = list(state.pouch), list(state.deck)
+    random.Random(99).shuffle(pouch)
+    random.Random(98).shuffle(deck)
+    other = evolve(state, pouch=tuple(pouch), deck=tuple(deck))
+    assert other.pouch != state.pouch and other.deck != state.deck
+    assert view_for(other, state.current_seat) == view_for(state, state.current_seat)
+    first = bots(name)(state, random.Random(11))
+    second = bots(name)(other, random.Random(11))
+    assert first == second
+    assert first in legal_actions(state)
+
+
+def test_a_bot_starts_its_turn_from_the_plan_it_made():
+    state = new_game(GameConfig(players=2), 8)
+    bot = MediumBot()
+    rng = random.Random(0)
+    action = bot(state, rng)
+    assert type(action) is TakeTokens
+    while type(action) is not EndTurn:
+        state = apply(state, action)
+        action = bot(state, rng)
+        assert action in legal_actions(state)
+
+
+def test_the_hard_bot_returns_within_about_its_budget():
+    state = random_middle(GameConfig(players=2), 9, 20)
+    while state.taken_space is not None:
+        state = apply(state, random_policy(state, random.Random(0)))
+    bot = HardBot(budget=0.2)
+    start = time.perf_counter()
+    action = bot(state, random.Random(0))
+    elapsed = time.perf_counter() - start
+    assert action in legal_actions(state)
+    assert elapsed < 2.0  # loose: the benchmark records the real figures
+
+
+def test_a_budget_reaches_the_hard_bot_only():
+    easy, hard = seat_policies("easy,hard", 2, budget=0.5)
+    assert isinstance(easy, EasyBot) and hard.budget == 0.5
