@@ -46,3 +46,19 @@ class ProfileForm(forms.ModelForm):
         if taken:
             raise forms.ValidationError("Another account already uses this email.")
         return email
+
+
+class EmailPreferencesForm(forms.ModelForm):
+    """Which emails to get, how often to be reminded, and when never to be."""
+
+    class Meta:
+        model = User
+        fields = (
+            "email_turn",
+            "email_reminder",
+            "remind_every_hours",
+            "quiet_start",
+            "quiet_end",
+            "email_digest",
+            "email_game_over",
+        )

@@ -1,6 +1,7 @@
 """Players: a custom user from the first migration, so it can grow without a data migration."""
 
 import zoneinfo
+from datetime import UTC, datetime, timedelta
 
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
@@ -9,6 +10,20 @@ from django.db.models.functions import Lower
 TIME_ZONE_CHOICES = [
     (name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())
 ]
+REMIND_EVERY_CHOICES = [
+    (0, "Never"),
+    (12, "After 12 hours, then every 12 hours"),
+    (24, "After 24 hours, then every day"),
+    (48, "After 48 hours, then every 2 days"),
+]
+HOUR_CHOICES = [(hour, f"{hour:02d}:00") for hour in range(24)]
+# The kinds of email a player can switch off (in the profile or by the link in each email).
+EMAIL_KINDS = {
+    "turn": "email_turn",
+    "reminder": "email_reminder",
+    "digest": "email_digest",
+    "game_over": "email_game_over",
+}
 
 
 class PlayerManager(UserManager):
@@ -25,6 +40,38 @@ class User(AbstractUser):
     time_zone = models.CharField(max_length=64, choices=TIME_ZONE_CHOICES, default="UTC")
     # Computer opponents are users too, so seats, histories and ratings treat them alike.
     bot_level = models.CharField(max_length=8, blank=True, default="")
+
+    # Email preferences; every kind can also be switched off by the link at the foot of its emails.
+    email_turn = models.BooleanField(
+        "“Your turn” emails", default=True, help_text="When another player has ended their turn."
+    )
+    email_reminder = models.BooleanField(
+        "Reminders",
+        default=True,
+        help_text="While a game waits for you, and before a turn time limit runs out.",
+    )
+    remind_every_hours = models.PositiveSmallIntegerField(
+        "Remind me",
+        choices=REMIND_EVERY_CHOICES,
+        default=24,
+        help_text="A game with a turn time limit also warns you 12 hours before it runs out.",
+    )
+    email_digest = models.BooleanField(
+        "Daily digest", default=False, help_text="Each morning, the games waiting for your move."
+    )
+    email_game_over = models.BooleanField(
+        "Game over", default=True, help_text="The final scores when a game of yours ends."
+    )
+    quiet_start = models.PositiveSmallIntegerField(
+        "Quiet hours from", choices=HOUR_CHOICES, default=22
+    )
+    quiet_end = models.PositiveSmallIntegerField(
+        "until",
+        choices=HOUR_CHOICES,
+        default=7,
+        help_text="No reminder or digest in between, in your time zone. The same hour twice: none.",
+    )
+    last_digest_on = models.DateField(null=True, blank=True, editable=False)
 
     objects = PlayerManager()
 
@@ -53,3 +100,27 @@ class User(AbstractUser):
             return zoneinfo.ZoneInfo(self.time_zone)
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
             return zoneinfo.ZoneInfo("UTC")
+
+    def wants_email(self, kind: str) -> bool:
+        """Whether to send this player an email of this kind (bots never get any)."""
+        return bool(self.email and self.is_active and not self.is_bot) and getattr(
+            self, EMAIL_KINDS[kind]
+        )
+
+    def is_quiet_at(self, moment: datetime) -> bool:
+        if self.quiet_start == self.quiet_end:
+            return False
+        hour = moment.astimezone(self.tzinfo).hour
+        if self.quiet_start < self.quiet_end:
+            return self.quiet_start <= hour < self.quiet_end
+        return hour >= self.quiet_start or hour < self.quiet_end  # across midnight
+
+    def after_quiet_hours(self, moment: datetime) -> datetime:
+        """`moment`, or the end of the quiet hours it falls in."""
+        if not self.is_quiet_at(moment):
+            return moment
+        local = moment.astimezone(self.tzinfo)
+        end = local.replace(hour=self.quiet_end, minute=0, second=0, microsecond=0)
+        if end <= local:
+            end += timedelta(days=1)  # wall-clock arithmetic: still quiet_end o'clock after DST
+        return end.astimezone(UTC)

@@ -8,6 +8,8 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
+    path("profile/emails/", views.email_preferences, name="email_preferences"),
+    path("unsubscribe/<str:kind>/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path(
         "password/change/done/",

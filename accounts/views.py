@@ -7,10 +7,13 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST
 from django_ratelimit.core import is_ratelimited
 
-from .forms import ProfileForm, SignUpForm
+from . import unsubscribe as unsubscribe_links
+from .forms import EmailPreferencesForm, ProfileForm, SignUpForm
 
 
 @require_http_methods(["GET", "POST"])
@@ -34,7 +37,34 @@ def profile(request: HttpRequest) -> HttpResponse:
         form.save()
         messages.success(request, "Your profile is saved.")
         return redirect("profile")
-    return render(request, "accounts/profile.html", {"form": form})
+    email_form = EmailPreferencesForm(instance=request.user)
+    return render(request, "accounts/profile.html", {"form": form, "email_form": email_form})
+
+
+@require_POST
+@login_required
+def email_preferences(request: HttpRequest) -> HttpResponse:
+    email_form = EmailPreferencesForm(request.POST, instance=request.user)
+    if email_form.is_valid():
+        email_form.save()
+        messages.success(request, "Your email preferences are saved.")
+        return redirect(reverse("profile") + "#emails")
+    form = ProfileForm(instance=request.user)
+    return render(request, "accounts/profile.html", {"form": form, "email_form": email_form})
+
+
+@csrf_exempt  # mail clients POST here without a session (RFC 8058); the signature is the check
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, kind: str, token: str) -> HttpResponse:
+    """GET asks for confirmation (link scanners must not unsubscribe anyone); POST switches off."""
+    user = unsubscribe_links.user_for(kind, token)
+    if user is None:
+        return render(request, "accounts/unsubscribe.html", {"invalid": True}, status=400)
+    context = {"name": unsubscribe_links.NAMES[kind], "account": user}
+    if request.method == "POST":
+        unsubscribe_links.switch_off(user, kind)
+        context["done"] = True
+    return render(request, "accounts/unsubscribe.html", context)
 
 
 @require_http_methods(["GET", "POST"])

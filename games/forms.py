@@ -4,6 +4,13 @@ from django import forms
 
 from accounts.models import User
 
+SEAT_CHOICES = [
+    ("", "A friend (invited or joining)"),
+    ("easy", "Easy bot"),
+    ("medium", "Medium bot"),
+    ("hard", "Hard bot"),
+]
+
 
 class NewGameForm(forms.Form):
     players = forms.TypedChoiceField(
@@ -28,6 +35,23 @@ class NewGameForm(forms.Form):
         label="Invite friends",
         help_text="Their usernames, separated by commas or spaces.",
     )
+    turn_limit_days = forms.TypedChoiceField(
+        choices=[
+            ("", "No time limit"),
+            (1, "1 day"),
+            (3, "3 days"),
+            (7, "7 days"),
+            (14, "14 days"),
+        ],
+        coerce=int,
+        empty_value=None,
+        required=False,
+        label="Time limit per turn",
+        help_text="When a player runs out of time, the others may skip their turn or end the game.",
+    )
+    seat_2 = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Seat 2")
+    seat_3 = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Seat 3")
+    seat_4 = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Seat 4")
     public = forms.BooleanField(
         required=False,
         label="List this table in the lobby",
@@ -52,8 +76,13 @@ class NewGameForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        players, invitees = data.get("players"), data.get("invite") or []
-        if players and len(invitees) > players - 1:
-            seats = "no seat" if players == 1 else f"{players - 1} seats"
-            self.add_error("invite", f"This table has {seats} for friends.")
+        players, invitees = data.get("players") or 1, data.get("invite") or []
+        # Seats beyond the table size are ignored, so a change of mind about the size is harmless.
+        data["bot_levels"] = [
+            data[f"seat_{n}"] for n in range(2, players + 1) if data.get(f"seat_{n}")
+        ]
+        free = players - 1 - len(data["bot_levels"])
+        if len(invitees) > free:
+            seats = "no seat" if free == 0 else f"{free} seat{'s' if free > 1 else ''}"
+            self.add_error("invite", f"This table has {seats} left for friends.")
         return data

@@ -41,7 +41,15 @@ def move_detail(
 
 def describe(action: dict[str, Any], detail: dict[str, Any], name: str) -> str:
     """One sentence for one move of the log."""
+    if detail.get("stand_in"):
+        name = f"A stand-in for {name} (asked by {detail.get('requested_by', 'another player')})"
+    elif detail.get("automatic") and not detail.get("bot"):
+        name = f"A stand-in for {name}"
     kind = action.get("type")
+    if kind == "resign":
+        return f"{name} resigned."
+    if kind == "end_game":
+        return f"{name} ended the game: the turn's time limit had passed."
     if kind == "take_tokens":
         tokens = ", ".join(detail.get("tokens", ()))
         return f"{name} took the tokens of space {action['space'] + 1} ({tokens})."

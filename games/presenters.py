@@ -13,7 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.urls import reverse
 
-from games import engine, presence
+from games import engine, presence, services
 from games.models import Game, Move, Seat
 from games.narration import COLOUR_WORDS, describe
 from games.svg import board_svg
@@ -128,6 +128,9 @@ def game_page(
         "mine": mine,
         "others": [p for p in panels if not p.is_me],
         "my_turn": my_turn,
+        "deadline": game.turn_deadline,
+        "timed_out": services.timed_out(game) and not my_turn,
+        "i_resigned": viewer_seat is not None and viewer_seat.resigned_at is not None,
         "current_name": by_position[state.current_seat].user.public_name,
         "selected_token": token,
         "selected_card": card,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games import engine
 from games.models import Game
+from games.services import SITE_EVENTS
 
 
 def replayed_state(game: Game, upto: int | None = None) -> engine.GameState:
@@ -11,7 +12,8 @@ def replayed_state(game: Game, upto: int | None = None) -> engine.GameState:
     moves = game.moves.order_by("seq").values_list("action", flat=True)
     if upto is not None:
         moves = moves[:upto]
-    return engine.replay(game.config, game.seed, list(moves))
+    actions = [a for a in moves if a.get("type") not in SITE_EVENTS]
+    return engine.replay(game.config, game.seed, actions)
 
 
 def verify(game: Game) -> str | None:

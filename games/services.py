@@ -16,13 +16,14 @@ from datetime import timedelta
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts.models import User
-from games import engine
+from games import engine, reminders
 from games.models import Game, Invitation, Move, Seat
 from games.narration import move_detail
+from games.queue import enqueue
 
 logger = logging.getLogger(__name__)
 
@@ -118,12 +119,16 @@ def create_game(
     public: bool = False,
     invitees: Iterable[User] = (),
     turn_limit_days: int | None = None,
+    bots: Iterable[User] = (),
 ) -> Game:
-    """A new table with the creator seated; a solo game starts at once."""
+    """A new table with the creator (and any bots) seated; it starts once every seat is taken."""
     engine.GameConfig(players=players, side=side, spirits=spirits)  # validates
     invitees = [u for u in invitees if u.pk != creator.pk]
-    if len(invitees) > players - 1:
-        raise GameError(f"A {players}-player game has room for {players - 1} invited friends.")
+    bots = list(bots)
+    if any(not b.is_bot for b in bots):
+        raise GameError("Only computer opponents can be seated without joining.")
+    if len(invitees) + len(bots) > players - 1:
+        raise GameError(f"A {players}-player game has room for {players - 1} other players.")
     with transaction.atomic():
         game = Game.objects.create(
             created_by=creator,
@@ -134,10 +139,11 @@ def create_game(
             turn_limit_days=turn_limit_days,
         )
         Seat.objects.create(game=game, user=creator)
+        Seat.objects.bulk_create(Seat(game=game, user=bot) for bot in bots)
         Invitation.objects.bulk_create(
             Invitation(game=game, user=u, invited_by=creator) for u in invitees
         )
-        if players == 1:
+        if 1 + len(bots) == players:
             _start(game)
         _publish_version(game)
     return game
@@ -235,7 +241,11 @@ def _start(game: Game) -> None:
     game.state = engine.state_to_json(state)
     game.status = Game.Status.ACTIVE
     game.current_seat = state.current_seat
-    _start_turn_clock(game, state.current_seat)
+    _start_turn_clock(game, state)
+    if not game.solo:
+        from games import tasks
+
+        enqueue(tasks.notify_turn, game.pk, state.turn)  # "the game has started: you play first"
     game.started_at = game.turn_started_at
     game.invitations.all().delete()
     game.version += 1
@@ -285,24 +295,33 @@ def _save_state(game: Game, before: engine.GameState, after: engine.GameState) -
     if (
         after.current_seat != before.current_seat or after.turn != before.turn
     ) and not after.finished:
-        _start_turn_clock(game, after.current_seat)
+        _start_turn_clock(game, after)
+        if after.current_seat != before.current_seat:  # one "your turn" email per turn
+            enqueue(tasks.notify_turn, game.pk, after.turn)
     if after.finished:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()
         game.current_seat = None
         game.turn_deadline = None
-        tasks.finalize_game.delay_on_commit(game.pk)
+        enqueue(tasks.finalize_game, game.pk)
     game.save()
 
 
-def _start_turn_clock(game: Game, seat: int) -> None:
+def _start_turn_clock(game: Game, state: engine.GameState) -> None:
     """A new turn: who is to move, since when, and by when if the game has a time limit."""
     now = timezone.now()
-    game.current_seat = seat
+    game.current_seat = seat = state.current_seat
     game.turn_started_at = now
     game.turn_deadline = (
         now + timedelta(days=game.turn_limit_days) if game.turn_limit_days else None
     )
+    mover = game.seats.select_related("user").get(position=seat)
+    reminders.plan_turn(game, mover)
+    if is_automatic(mover):
+        from games import tasks
+
+        # A moment later, as a person would; the task checks the turn is still due.
+        enqueue(tasks.play_automatic_turn, game.pk, state.turn, countdown=1)
 
 
 def _parse_action(action: object) -> engine.Action:
@@ -346,8 +365,8 @@ def finalize(game_id: int) -> bool:
         game = Game.objects.get(pk=game_id)
         state = game.engine_state()
         sheets = engine.score_sheets(state)
-        placing = {p.seat: p.place for p in engine.ranking(state, sheets)}
         seats = list(game.seats.all())
+        placing = _placing(state, sheets, {s.position for s in seats if s.resigned_at})
         for seat in seats:
             seat.final_score = sheets[seat.position].total
             seat.rank = placing[seat.position]
@@ -357,6 +376,176 @@ def finalize(game_id: int) -> bool:
     return True
 
 
+def _placing(state, sheets, resigned: set[int]) -> dict[int, int]:
+    """Places by the rules (total, then animal cubes, then shared), except that players who
+    resigned come after everyone who did not."""
+    order = engine.ranking(state, sheets)
+    key = {p.seat: (p.seat not in resigned, p.total, p.animal_cubes) for p in order}
+    return {seat: 1 + sum(1 for k in key.values() if k > mine) for seat, mine in key.items()}
+
+
 def games_for(user: User):
     """Games the user sits at or is invited to (the My games page sorts them)."""
     return Game.objects.filter(Q(seats__user=user) | Q(invitations__user=user)).distinct()
+
+
+# --- Absent players: automatic turns, time limits, resignation ------------------------------------
+
+SITE_EVENTS = frozenset({"resign", "end_game"})  # logged beside engine actions, never replayed
+STAND_IN_POLICY = "easy"
+
+
+def is_automatic(seat: Seat) -> bool:
+    """Bots and players who resigned have their turns played for them."""
+    return seat.user.is_bot or seat.resigned_at is not None
+
+
+def play_automatic_turn(game_id: int, turn: int) -> bool:
+    """Plays turn `turn` for a bot or a resigned player; False when it is not (or no longer) due."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status != Game.Status.ACTIVE:
+            return False
+        state = game.engine_state()
+        if state.turn != turn:
+            return False
+        seat = game.seats.select_related("user").get(position=state.current_seat)
+        if not is_automatic(seat):
+            return False
+        level = seat.user.bot_level if seat.resigned_at is None else STAND_IN_POLICY
+        detail = {"automatic": True, "bot": seat.user.is_bot}
+        _play_turn_for(game, state, policy=level, detail=detail)
+    return True
+
+
+def overdue_automatic_turns(now, *, grace: timedelta = timedelta(minutes=1)) -> list:
+    """(game id, turn) of active games waiting on a bot or a resigned player for too long."""
+    waiting = (
+        Seat.objects.filter(
+            game__status=Game.Status.ACTIVE,
+            game__current_seat=F("position"),
+            game__turn_started_at__lte=now - grace,
+        )
+        .filter(Q(user__bot_level__gt="") | Q(resigned_at__isnull=False))
+        .select_related("game")[:200]
+    )
+    return [(seat.game_id, seat.game.engine_state().turn) for seat in waiting]
+
+
+def skip_turn(*, game_id: int, user: User, expected_version: object) -> Game:
+    """Another player moves a timed-out game on: a stand-in plays the absent player's turn."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        _check_can_act_on_timeout(game, user, expected_version)
+        state = game.engine_state()
+        detail = {"stand_in": True, "requested_by": user.public_name}
+        _play_turn_for(game, state, policy=STAND_IN_POLICY, detail=detail)
+    return game
+
+
+def end_stalled_game(*, game_id: int, user: User, expected_version: object) -> Game:
+    """Another player ends a timed-out game: it is scored as the boards stand."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        seat = _check_can_act_on_timeout(game, user, expected_version)
+        _log_site_event(game, seat, "end_game")
+        _finish_early(game, reason="ended")
+    return game
+
+
+def resign(*, game_id: int, user: User) -> Game:
+    """A player gives up. With one opponent left the game ends; otherwise the stand-in plays
+    the resigned seat's turns. Either way the resigned player is ranked last."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        seat = _seat_of(game, user)
+        if game.status != Game.Status.ACTIVE:
+            raise Conflict("Only a game in progress can be resigned.")
+        if seat.resigned_at is not None:
+            raise Conflict("You have already resigned from this game.")
+        seat.resigned_at = timezone.now()
+        seat.save(update_fields=["resigned_at"])
+        _log_site_event(game, seat, "resign")
+        still_playing = [s for s in game.seats.select_related("user") if s.resigned_at is None]
+        if not any(not s.user.is_bot for s in still_playing) or len(still_playing) <= 1:
+            _finish_early(game, reason="resigned")
+        else:
+            state = game.engine_state()
+            if state.current_seat == seat.position:
+                _play_turn_for(game, state, policy=STAND_IN_POLICY, detail={"automatic": True})
+            else:
+                _bump(game)
+                game.save()
+    return game
+
+
+def timed_out(game: Game) -> bool:
+    return (
+        game.status == Game.Status.ACTIVE
+        and game.turn_deadline is not None
+        and timezone.now() >= game.turn_deadline
+    )
+
+
+def _check_can_act_on_timeout(game: Game, user: User, expected_version: object) -> Seat:
+    seat = _seat_of(game, user)
+    if game.status != Game.Status.ACTIVE:
+        raise Conflict("This game is not in progress.")
+    if not _same_version(expected_version, game.version):
+        raise StaleVersion("The board changed since your page was drawn; here it is now.")
+    if seat.position == game.current_seat:
+        raise Conflict("It is your own turn: play it rather than skip it.")
+    if not timed_out(game):
+        raise Conflict("The player to move still has time for this turn.")
+    return seat
+
+
+def _play_turn_for(game: Game, state: engine.GameState, *, policy: str, detail: dict) -> None:
+    """Plays the rest of the current turn with a policy, logging each action like a player's."""
+    choose = engine.get_policy(policy)
+    rng = random.Random(f"{game.seed}:{state.turn}")
+    before, turn, seat = state, state.turn, state.current_seat
+    seq = game.moves.count()
+    moves = []
+    while not state.finished and state.turn == turn:
+        action = choose(state, rng)
+        after = engine.apply(state, action)
+        seq += 1
+        moves.append(
+            Move(
+                game=game,
+                seq=seq,
+                seat=seat,
+                user=None,
+                turn=turn,
+                action=action.to_json(),
+                detail={**move_detail(state, action, after), **detail},
+            )
+        )
+        state = after
+    Move.objects.bulk_create(moves)
+    _save_state(game, before, state)
+
+
+def _log_site_event(game: Game, seat: Seat, kind: str) -> None:
+    Move.objects.create(
+        game=game,
+        seq=game.moves.count() + 1,
+        seat=seat.position,
+        user=seat.user,
+        turn=game.engine_state().turn,
+        action={"type": kind},
+    )
+
+
+def _finish_early(game: Game, *, reason: str) -> None:
+    from games import tasks
+
+    game.status = Game.Status.FINISHED
+    game.end_reason = reason
+    game.finished_at = timezone.now()
+    game.current_seat = None
+    game.turn_deadline = None
+    _bump(game)
+    game.save()
+    enqueue(tasks.finalize_game, game.pk)

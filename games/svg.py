@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Collection, Mapping, Sequence
+from functools import lru_cache
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -110,6 +111,7 @@ def _contrast(a: str, b: str) -> float:
     return (la + 0.05) / (lb + 0.05)
 
 
+@lru_cache(maxsize=32)
 def ink_for(colour: str) -> str:
     """Dark or light ink, whichever stands out more on a token of this colour."""
     fill = FILLS[colour]
@@ -128,6 +130,7 @@ def check_colour(colour: str) -> str:
     return colour
 
 
+@lru_cache(maxsize=4096)
 def hex_points(cx: float, cy: float, r: float) -> str:
     """The corners of a flat-top hexagon."""
     h = r * SQRT3 / 2
@@ -192,6 +195,20 @@ def stack_picture(
     """Tokens drawn as slabs, bottom one lowest, so the lower colours show as bands underneath;
     the top token carries its glyph, a badge gives the height of a stack of two or three, and
     `cube_kind` ("animal" or "spirit") puts a cube on top."""
+    return _stack_picture(tuple(stack), cx, cy, r, cube_kind, badge_scale)
+
+
+# Every page view draws every board, and the same stack in the same cell always gives the same
+# picture: each is drawn once per process (a few thousand at most: cells x stacks x cubes).
+@lru_cache(maxsize=8192)
+def _stack_picture(
+    stack: tuple[str, ...],
+    cx: float,
+    cy: float,
+    r: float,
+    cube_kind: str | None,
+    badge_scale: float,
+) -> str:
     step = r * 0.19
     parts = []
     top_cy = cy

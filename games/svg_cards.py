@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -165,6 +166,9 @@ def _check(cx: float, cy: float) -> str:
     )
 
 
+# A page shows up to twenty-odd cards, each a few kilobytes of SVG that depends only on these
+# arguments: each picture is drawn once per process (a few hundred in all).
+@lru_cache(maxsize=1024)
 def card_svg(
     card_id: str, *, cubes_on_card: int | None = None, completed: bool = False
 ) -> SafeString:

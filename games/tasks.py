@@ -1,11 +1,116 @@
 """Celery tasks. Each takes ids, keeps no result, and is safe to run twice."""
 
-from celery import shared_task
+from datetime import date, datetime
+from smtplib import SMTPException
 
-from games import services
+from celery import shared_task
+from django.utils import timezone
+
+from games import notifications, services
+from games.models import Game
+from records.tasks import record_game
+
+# Mail tasks retry when the mail server fails, after up to 1, 2, 4, 8, 16 minutes (jittered): all
+# well within the broker's one-hour visibility timeout, so a waiting retry is never redelivered.
+MAIL_RETRY = {
+    "autoretry_for": (SMTPException, OSError),
+    "retry_backoff": 60,
+    "retry_backoff_max": 30 * 60,
+    "max_retries": 5,
+}
 
 
 @shared_task(name="games.finalize_game", ignore_result=True)
 def finalize_game(game_id: int) -> bool:
     """Final scores and ranks for a finished game; a second run finds nothing to claim."""
-    return services.finalize(game_id)
+    finalized = services.finalize(game_id)
+    if finalized:  # then the results tables, ratings and leaderboards (records app)
+        record_game.delay_on_commit(game_id)
+        notify_game_over.delay(game_id)
+    return finalized
+
+
+@shared_task(name="games.play_automatic_turn", ignore_result=True)
+def play_automatic_turn(game_id: int, turn: int) -> bool:
+    """A bot's (or a resigned player's) turn; a late or repeated run finds it already played."""
+    return services.play_automatic_turn(game_id, turn)
+
+
+# --- Emails (games.notifications decides who gets what, once) ------------------------------------
+
+
+@shared_task(name="games.notify_turn", ignore_result=True, **MAIL_RETRY)
+def notify_turn(game_id: int, turn: int) -> bool:
+    """The "your turn" email; a second run finds the turn already claimed."""
+    return notifications.send_turn(game_id, turn)
+
+
+@shared_task(name="games.send_reminder", ignore_result=True, **MAIL_RETRY)
+def send_reminder(seat_id: int, due: str) -> bool:
+    """One reminder, named by the `remind_at` it was due at, which the send claims."""
+    return notifications.send_reminder(seat_id, datetime.fromisoformat(due))
+
+
+@shared_task(name="games.send_digest", ignore_result=True, **MAIL_RETRY)
+def send_digest(user_id: int, day: str) -> bool:
+    return notifications.send_digest(user_id, date.fromisoformat(day))
+
+
+@shared_task(name="games.notify_game_over", ignore_result=True, **MAIL_RETRY)
+def notify_game_over(game_id: int) -> int:
+    return notifications.send_game_over(game_id)
+
+
+# --- Periodic sweeps (scheduled in harmonies_site/celery.py) -------------------------------------
+
+
+@shared_task(name="games.sweep_reminders", ignore_result=True)
+def sweep_reminders() -> int:
+    due = notifications.due_reminders(timezone.now())
+    for seat_id, remind_at in due:
+        send_reminder.delay(seat_id, remind_at.isoformat())
+    return len(due)
+
+
+@shared_task(name="games.sweep_digests", ignore_result=True)
+def sweep_digests() -> int:
+    due = notifications.due_digests(timezone.now())
+    for user_id, day in due:
+        send_digest.delay(user_id, day.isoformat())
+    return len(due)
+
+
+@shared_task(name="games.sweep_missed_turns", ignore_result=True)
+def sweep_missed_turns() -> int:
+    """Turn emails whose task was never queued (broker down) or lost; notify_turn claims."""
+    missed = notifications.missed_turns(timezone.now())
+    for game_id, turn in missed:
+        notify_turn.delay(game_id, turn)
+    return len(missed)
+
+
+@shared_task(name="games.sweep_finished_games", ignore_result=True)
+def sweep_finished_games() -> int:
+    """Finished games never finalized, and game-over emails never claimed; both tasks claim."""
+    now = timezone.now()
+    waiting = Game.objects.filter(
+        status=Game.Status.FINISHED,
+        finalized_at__isnull=True,
+        finished_at__lte=now - notifications.MISSED_AFTER,
+    ).values_list("pk", flat=True)
+    unfinalized = list(waiting[: notifications.SWEEP_BATCH])
+    for game_id in unfinalized:
+        finalize_game.delay(game_id)
+    unsent = notifications.games_missing_game_over(now)
+    for game_id in unsent:
+        notify_game_over.delay(game_id)
+    return len(unfinalized) + len(unsent)
+
+
+@shared_task(name="games.sweep_automatic_turns", ignore_result=True)
+def sweep_automatic_turns() -> int:
+    """Bot and stand-in turns whose task was never queued (broker down) or was lost."""
+    due = services.overdue_automatic_turns(timezone.now())
+    for game_id, turn in due:
+        play_automatic_turn.delay(game_id, turn)
+    return len(due)

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import presence, services
+from games.bot_players import bots_for
 from games.forms import NewGameForm
 from games.models import Game
 from games.presenters import game_page
@@ -83,6 +84,8 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 spirits=data["spirits"],
                 public=data["public"],
                 invitees=data["invite"],
+                turn_limit_days=data["turn_limit_days"],
+                bots=bots_for(data["bot_levels"]),
             )
         except services.GameError as exc:
             form.add_error(None, exc.message)
@@ -223,6 +226,24 @@ def table_action(request: HttpRequest, game_id: int, verb: str) -> HttpResponse:
         return _refuse(request, exc.message, exc.status)
     messages.success(request, done)
     return redirect(where)
+
+
+@login_required
+@require_POST
+def absent_player(request: HttpRequest, game_id: int, verb: str) -> HttpResponse:
+    """Resign, or move a timed-out game on (skip the absent player's turn, or end the game)."""
+    try:
+        if verb == "resign":
+            services.resign(game_id=game_id, user=request.user)
+            messages.success(request, "You resigned from this game.")
+        else:
+            handler = services.skip_turn if verb == "skip" else services.end_stalled_game
+            handler(
+                game_id=game_id, user=request.user, expected_version=request.POST.get("version")
+            )
+    except services.GameError as exc:
+        return _refuse(request, exc.message, exc.status)
+    return redirect("games:detail", game_id=game_id)
 
 
 def _table_page(request, game, seats, my_seat, token: str | None = None) -> HttpResponse:

@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "axes",
     "accounts",
     "games",
+    "records",
 ]
 
 MIDDLEWARE = [
@@ -105,7 +106,7 @@ REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "harmonies_site.cache.RedisCache",  # one client per pool: see cache.py
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="harmonies"),
         }
@@ -184,8 +185,9 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 if env.str("EMAIL_URL", default=""):
     vars().update(env.email_url("EMAIL_URL"))
 else:
-    EMAIL_BACKEND = "harmonies_site.mail.ConsoleAndFileBackend"
-    EMAIL_FILE_PATH = VAR_DIR / "mail"
+    # EMAIL_BACKEND/EMAIL_FILE_PATH let a test's Celery worker write its mail where the test reads.
+    EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="harmonies_site.mail.ConsoleAndFileBackend")
+    EMAIL_FILE_PATH = Path(env.str("EMAIL_FILE_PATH", default=str(VAR_DIR / "mail")))
 
 # --- Security (production) ------------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True

@@ -7,5 +7,6 @@ urlpatterns = [
     path("", home, name="home"),
     path("accounts/", include("accounts.urls")),
     path("games/", include("games.urls")),
+    path("", include("records.urls")),
     path("admin/", admin.site.urls),
 ]

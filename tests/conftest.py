@@ -90,3 +90,12 @@ def fresh_cache():
 
     cache.clear()
     yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def fast_password_hashing():
+    """Test users are made by the hundred; a deliberately slow hash would dominate the suite."""
+    from django.test.utils import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield

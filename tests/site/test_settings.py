@@ -48,7 +48,7 @@ def test_production_settings_use_postgres_redis_smtp_and_secure_cookies():
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
         "django.db.backends.postgresql",
-        "django.core.cache.backends.redis.RedisCache",
+        "harmonies_site.cache.RedisCache",
         "redis://127.0.0.1:6379/0",
         "False",
         "django.core.mail.backends.smtp.EmailBackend",

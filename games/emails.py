@@ -1,0 +1,57 @@
+"""Every email the site sends about games: three templates per kind and a two-line function.
+
+Templates are `templates/emails/<kind>_subject.txt`, `_body.txt` and `_body.html`. Times are shown
+in the recipient's time zone, and each email carries a one-click unsubscribe link for its kind.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts import unsubscribe
+from accounts.models import User
+
+
+def send(kind: str, user: User, ctx: dict[str, Any]) -> None:
+    unsubscribe_url = unsubscribe.url_for(user, kind)
+    ctx = {
+        **ctx,
+        "user": user,
+        "site_name": settings.SITE_NAME,
+        "site_url": settings.SITE_URL,
+        "unsubscribe_url": unsubscribe_url,
+        "preferences_url": settings.SITE_URL + reverse("profile") + "#emails",
+    }
+    with timezone.override(user.tzinfo):
+        subject = " ".join(render_to_string(f"emails/{kind}_subject.txt", ctx).split())
+        text = render_to_string(f"emails/{kind}_body.txt", ctx)
+        html = render_to_string(f"emails/{kind}_body.html", ctx)
+    headers = {
+        "List-Unsubscribe": f"<{unsubscribe_url}>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    }
+    message = EmailMultiAlternatives(subject, text, to=[user.email], headers=headers)
+    message.attach_alternative(html, "text/html")
+    message.send()
+
+
+def turn(user: User, ctx: dict[str, Any]) -> None:
+    send("turn", user, ctx)
+
+
+def reminder(user: User, ctx: dict[str, Any]) -> None:
+    send("reminder", user, ctx)
+
+
+def digest(user: User, ctx: dict[str, Any]) -> None:
+    send("digest", user, ctx)
+
+
+def game_over(user: User, ctx: dict[str, Any]) -> None:
+    send("game_over", user, ctx)

@@ -1,0 +1,279 @@
+"""Who gets which email about their games, and exactly once.
+
+Each sender claims before it sends, with a conditional UPDATE (0 rows: another run did it), and
+gives the claim back if the mail server fails, so that the task's retry sends it. The finders
+below feed the periodic sweeps in `games.tasks`, which catch up on anything a down worker or
+broker missed. Preferences are read at sending time; a switched-off email is still claimed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
+from django.utils import timezone
+
+from accounts.models import User
+from games import emails, presence
+from games.models import Game, Move, Seat
+from games.narration import describe
+from games.reminders import next_reminder
+
+# A turn email not claimed this long after the turn started was missed (broker or worker down).
+MISSED_AFTER = timedelta(minutes=2)
+# Sweeps look this far back; older misses are left to the reminders.
+CATCH_UP_WINDOW = timedelta(days=1)
+# The daily digest goes out from 8:00 local time (after quiet hours), until 20:00 at the latest.
+DIGEST_FROM_HOUR, DIGEST_UNTIL_HOUR = 8, 20
+SWEEP_BATCH = 500
+
+
+@contextmanager
+def _give_back_on_failure(claimed: QuerySet, **unclaimed: Any) -> Iterator[None]:
+    """If sending fails, undo the claim (only if it is still ours) so that a retry can send."""
+    try:
+        yield
+    except Exception:
+        claimed.update(**unclaimed)
+        raise
+
+
+def _to_move(prefix: str = "") -> Q:
+    """Seats whose turn it is in a game with other players (a solo game waits for nobody)."""
+    return Q(
+        **{
+            f"{prefix}game__status": Game.Status.ACTIVE,
+            f"{prefix}game__players__gt": 1,
+            f"{prefix}position": F(f"{prefix}game__current_seat"),
+            f"{prefix}resigned_at__isnull": True,
+        }
+    )
+
+
+def _names(users: list[User]) -> str:
+    names = [u.public_name for u in users]
+    return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)
+
+
+def _game_context(game: Game, seats: list[Seat], user: User) -> dict[str, Any]:
+    return {
+        "game": game,
+        "game_url": settings.SITE_URL + game.get_absolute_url(),
+        "opponents": _names([s.user for s in seats if s.user_id != user.pk]),
+    }
+
+
+# --- Your turn ------------------------------------------------------------------------------------
+
+
+def send_turn(game_id: int, turn: int) -> bool:
+    """The "your turn" email for the engine's turn `turn`; False when none was sent."""
+    game = Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE).first()
+    if game is None or game.solo or game.engine_state().turn != turn:
+        return False  # over, solo, or already played: the email would be stale
+    seats = list(game.seats.select_related("user"))
+    by_position = {s.position: s for s in seats}
+    seat = by_position[game.current_seat]
+    user = seat.user
+    if user.is_bot or seat.resigned_at is not None:
+        return False  # their turns are played for them
+    claimed = Seat.objects.filter(
+        Q(notified_turn__isnull=True) | Q(notified_turn__lt=turn), pk=seat.pk
+    ).update(notified_turn=turn)
+    if not claimed:
+        return False
+    if not user.wants_email("turn") or presence.is_looking(game.pk, user.pk):
+        return False  # still claimed, so the missed-turn sweep leaves it alone
+    moves = _moves_of_turn(game, turn - 1) if turn > 0 else []
+    previous = moves[-1].seat if moves else (seat.position - 1) % game.players
+    mover = by_position[previous].user
+    ctx = {
+        **_game_context(game, seats, user),
+        "mover": mover,
+        "game_started": turn == 0,  # the first turn: nobody has moved yet
+        "sentences": [describe(m.action, m.detail, mover.public_name) for m in moves],
+    }
+    with _give_back_on_failure(
+        Seat.objects.filter(pk=seat.pk, notified_turn=turn), notified_turn=seat.notified_turn
+    ):
+        emails.turn(user, ctx)
+    return True
+
+
+def _moves_of_turn(game: Game, turn: int) -> list[Move]:
+    """The moves that stood at the end of a turn: what came before a reset was taken back."""
+    moves = list(game.moves.filter(turn=turn).order_by("seq"))
+    resets = [i for i, m in enumerate(moves) if m.action.get("type") == "reset_turn"]
+    return moves[resets[-1] + 1 :] if resets else moves
+
+
+def missed_turns(now: datetime) -> list[tuple[int, int]]:
+    """(game id, turn) of turns that started a while ago and whose email was never claimed."""
+    last_end = (
+        Move.objects.filter(game=OuterRef("game_id"), action__type="end_turn")
+        .order_by("-seq")
+        .values("turn")[:1]
+    )
+    seats = (
+        Seat.objects.filter(
+            _to_move(),
+            user__bot_level="",
+            game__turn_started_at__range=(now - CATCH_UP_WINDOW, now - MISSED_AFTER),
+        )
+        .annotate(current_turn=Subquery(last_end) + 1)  # NULL on the first turn: no email then
+        .filter(Q(notified_turn__isnull=True) | Q(notified_turn__lt=F("current_turn")))
+        .filter(current_turn__isnull=False)
+    )
+    return list(seats.values_list("game_id", "current_turn")[:SWEEP_BATCH])
+
+
+# --- Reminders ------------------------------------------------------------------------------------
+
+
+def due_reminders(now: datetime) -> list[tuple[int, datetime]]:
+    """(seat id, remind_at) of reminders due now; stale ones (the turn moved on) are dropped."""
+    due = Seat.objects.filter(remind_at__lte=now)
+    due.exclude(_to_move()).update(remind_at=None)
+    due = due.filter(_to_move()).order_by("remind_at")
+    return list(due.values_list("pk", "remind_at")[:SWEEP_BATCH])
+
+
+def send_reminder(seat_id: int, due: datetime) -> bool:
+    """The reminder that was due at `due`; claimed by moving `remind_at` on to the next one."""
+    seat = (
+        Seat.objects.filter(_to_move(), pk=seat_id, remind_at=due)
+        .select_related("game", "user")
+        .first()
+    )
+    if seat is None:
+        return False  # already sent by another run, or no longer this player's turn
+    game, user, now = seat.game, seat.user, timezone.now()
+    this_one = Seat.objects.filter(pk=seat_id, remind_at=due)
+    later = user.after_quiet_hours(now)
+    deadline = game.turn_deadline
+    if later != now and not (deadline is not None and now < deadline <= later):
+        # Quiet hours chosen (or a time zone changed) since this reminder was planned.
+        this_one.update(remind_at=later)
+        return False
+    following = next_reminder(user, game, now)
+    if not this_one.update(remind_at=following):
+        return False
+    if not user.wants_email("reminder"):
+        return False
+    seats = list(game.seats.select_related("user"))
+    ctx = {**_game_context(game, seats, user), "deadline": deadline}
+    with _give_back_on_failure(Seat.objects.filter(pk=seat_id, remind_at=following), remind_at=due):
+        emails.reminder(user, ctx)
+    return True
+
+
+# --- Daily digest ---------------------------------------------------------------------------------
+
+
+def waiting_games(user: User) -> QuerySet[Game]:
+    """The games waiting for this player's move, most urgent first: the nearest time limit, then
+    the longest wait."""
+    return (
+        Game.objects.filter(Exists(Seat.objects.filter(_to_move(), game=OuterRef("pk"), user=user)))
+        .prefetch_related("seats__user")
+        .order_by(F("turn_deadline").asc(nulls_last=True), "turn_started_at", "pk")
+    )
+
+
+def due_digests(now: datetime) -> list[tuple[int, date]]:
+    """(user id, their local date) of players whose digest for today is due and not yet sent."""
+    waiting = Seat.objects.filter(_to_move(), user=OuterRef("pk"))
+    users = (
+        User.objects.filter(Exists(waiting), email_digest=True, is_active=True, bot_level="")
+        .exclude(email="")
+        .only("pk", "time_zone", "quiet_start", "quiet_end", "last_digest_on")
+    )
+    due = []
+    for user in users:
+        local = now.astimezone(user.tzinfo)
+        if not DIGEST_FROM_HOUR <= local.hour < DIGEST_UNTIL_HOUR or user.is_quiet_at(now):
+            continue
+        if user.last_digest_on is None or user.last_digest_on < local.date():
+            due.append((user.pk, local.date()))
+    return due
+
+
+def send_digest(user_id: int, day: date) -> bool:
+    """Today's digest for one player: claimed by storing the day it was sent for."""
+    user = User.objects.filter(pk=user_id).first()
+    if user is None:
+        return False
+    claimed = User.objects.filter(
+        Q(last_digest_on__isnull=True) | Q(last_digest_on__lt=day), pk=user_id
+    ).update(last_digest_on=day)
+    if not claimed or not user.wants_email("digest"):
+        return False
+    games = [
+        {**_game_context(g, list(g.seats.all()), user), "deadline": g.turn_deadline}
+        for g in waiting_games(user)
+    ]
+    if not games:
+        return False
+    with _give_back_on_failure(
+        User.objects.filter(pk=user_id, last_digest_on=day), last_digest_on=user.last_digest_on
+    ):
+        emails.digest(user, {"games": games, "day": day})
+    return True
+
+
+# --- Game over ------------------------------------------------------------------------------------
+
+
+def send_game_over(game_id: int) -> int:
+    """Final scores to every player of a finalized game, once each; returns how many were sent."""
+    game = Game.objects.filter(
+        pk=game_id, status=Game.Status.FINISHED, finalized_at__isnull=False
+    ).first()
+    if game is None:
+        return 0
+    seats = list(game.seats.select_related("user").order_by("rank", "position"))
+    sent = 0
+    for seat in seats:
+        user = seat.user
+        if user.is_bot:
+            continue
+        claimed = Seat.objects.filter(pk=seat.pk, game_over_notified_at__isnull=True).update(
+            game_over_notified_at=timezone.now()
+        )
+        if not claimed or not user.wants_email("game_over"):
+            continue
+        ctx = {
+            **_game_context(game, seats, user),
+            "seat": seat,
+            "seats": seats,
+            "place": _ordinal(seat.rank),
+            "sheet_url": settings.SITE_URL + game.get_absolute_url() + "#scores",
+        }
+        with _give_back_on_failure(Seat.objects.filter(pk=seat.pk), game_over_notified_at=None):
+            emails.game_over(user, ctx)
+        sent += 1
+    return sent
+
+
+def _ordinal(n: int | None) -> str:
+    if n is None:
+        return ""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def games_missing_game_over(now: datetime) -> list[int]:
+    """Games finalized a while ago where a player's game-over email was never claimed."""
+    unclaimed = Seat.objects.filter(
+        game=OuterRef("pk"), game_over_notified_at__isnull=True, user__bot_level=""
+    )
+    games = Game.objects.filter(
+        Exists(unclaimed),
+        status=Game.Status.FINISHED,
+        finalized_at__range=(now - CATCH_UP_WINDOW, now - MISSED_AFTER),
+    )
+    return list(games.values_list("pk", flat=True)[:SWEEP_BATCH])

@@ -1,0 +1,55 @@
+"""When to remind a player whose turn it is.
+
+A reminder is a due time in `Seat.remind_at`, set when a turn starts (in the same transaction as
+the turn change) and swept by beat every few minutes; sending one claims it by moving `remind_at`
+to the following reminder. The player chooses the cadence and quiet hours in their profile; a game
+with a turn time limit also warns before the limit, even when the cadence is "never".
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from accounts.models import User
+from games.models import Game, Seat
+
+# The warning comes 12 hours before the limit (half-way through a 1-day turn).
+DEADLINE_WARNING = timedelta(hours=12)
+# A reminder sent shortly before the warning already names the deadline: no second email.
+WARNING_GAP = timedelta(hours=2)
+
+
+def deadline_warning(game: Game) -> datetime | None:
+    if game.turn_deadline is None or game.turn_started_at is None:
+        return None
+    halfway = game.turn_started_at + (game.turn_deadline - game.turn_started_at) / 2
+    return max(halfway, game.turn_deadline - DEADLINE_WARNING)
+
+
+def next_reminder(user: User, game: Game, now: datetime) -> datetime | None:
+    """The next reminder after `now` for the player to move, or None if there is none to send."""
+    if game.solo or not user.wants_email("reminder"):
+        return None
+    due = []
+    if user.remind_every_hours:
+        due.append(now + timedelta(hours=user.remind_every_hours))
+    warning = deadline_warning(game)
+    if warning is not None and warning > now + WARNING_GAP:
+        due.append(warning)
+    if not due:
+        return None
+    at = min(due)
+    later = user.after_quiet_hours(at)
+    deadline = game.turn_deadline
+    if deadline is not None and at < deadline <= later:
+        return at  # better a reminder in the night than a missed time limit
+    return later
+
+
+def plan_turn(game: Game, mover: Seat) -> None:
+    """A turn starts: plan the mover's first reminder; the others have nothing to be reminded of."""
+    game.seats.exclude(pk=mover.pk).filter(remind_at__isnull=False).update(remind_at=None)
+    automatic = mover.user.is_bot or mover.resigned_at is not None
+    at = None if automatic else next_reminder(mover.user, game, game.turn_started_at)
+    Seat.objects.filter(pk=mover.pk).update(remind_at=at)
+    mover.remind_at = at

@@ -1,0 +1,125 @@
+"""Results of finished games, in tables derived from the games alone.
+
+Nothing here is a source of truth: `services.rebuild()` deletes every row and recomputes them from
+the finished games (their stored final state and the ranks `games.services.finalize` stored), so a
+bug fixed in scoring or rating is one rebuild away from every page. Leaderboards read only these
+tables, never the move log.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+# Players with fewer rated games than this are marked provisional: their rating still moves a lot.
+PROVISIONAL_GAMES = 5
+
+
+class Pool(models.TextChoices):
+    """Which results a game's seats are compared with (README, "Results and ratings")."""
+
+    SOLO = "solo", "Solo"
+    PLAYERS = "players", "Players"
+    BOTS = "bots", "With bots"
+
+
+class GameRecord(models.Model):
+    """A finished game whose results are in the tables; creating it is the recorder's claim."""
+
+    game = models.OneToOneField(
+        "games.Game", on_delete=models.CASCADE, primary_key=True, related_name="record"
+    )
+    pool = models.CharField(max_length=8, choices=Pool.choices)
+    recorded_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"record of game {self.game_id}"
+
+
+class SeatResult(models.Model):
+    """One seat's final score sheet, by category, with the game's facts copied in for filters."""
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="results")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="results"
+    )
+    position = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField()
+    shared = models.BooleanField(default=False, help_text="Tied with another seat on this place.")
+    resigned = models.BooleanField(default=False)
+
+    trees = models.PositiveSmallIntegerField()
+    mountains = models.PositiveSmallIntegerField()
+    fields = models.PositiveSmallIntegerField()
+    buildings = models.PositiveSmallIntegerField()
+    water = models.PositiveSmallIntegerField()
+    animals = models.PositiveSmallIntegerField()
+    spirit = models.PositiveSmallIntegerField()
+    total = models.PositiveSmallIntegerField()
+    animal_cubes = models.PositiveSmallIntegerField(help_text="The tie-break.")
+    suns = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Solo only.")
+    cards = models.JSONField(default=list, help_text="Animal cards taken, completed or not.")
+
+    # Copied from the game and the user so leaderboards filter one table without joins.
+    pool = models.CharField(max_length=8, choices=Pool.choices)
+    side = models.CharField(max_length=1)
+    players = models.PositiveSmallIntegerField()
+    spirits = models.BooleanField()
+    is_bot = models.BooleanField(default=False)
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="result_one_per_seat")
+        ]
+        indexes = [
+            models.Index(fields=["pool", "finished_at"]),
+            models.Index(fields=["user", "-finished_at"]),
+            models.Index(fields=["pool", "side", "spirits", "-total"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in game {self.game_id}: {self.total}"
+
+    @property
+    def won(self) -> bool:
+        return self.place == 1
+
+    @property
+    def description(self) -> str:
+        kind = "Solo" if self.players == 1 else f"{self.players} players"
+        return f"{kind}, side {self.side}" + (", Nature's Spirits" if self.spirits else "")
+
+
+class Rating(models.Model):
+    """A player's PlackettLuce rating in one pool, over every board side or over one."""
+
+    ALL = "all"
+    SCOPES = [(ALL, "Both sides"), ("A", "Side A"), ("B", "Side B")]
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    pool = models.CharField(max_length=8, choices=Pool.choices)
+    scope = models.CharField(max_length=3, choices=SCOPES)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    # mu - 3 sigma: what the leaderboard sorts by, so a lucky first game does not top it.
+    ordinal = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    last_played_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "pool", "scope"], name="rating_one_per_scope")
+        ]
+        indexes = [models.Index(fields=["pool", "scope", "-ordinal"])]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.pool}/{self.scope}: {self.ordinal:.1f}"
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES

@@ -1,0 +1,378 @@
+"""What the results pages show, computed once per request.
+
+Leaderboards, histories and profiles read only the derived tables (a fixed number of queries
+however many games are listed). The score sheet and the replay of one game read that game: its
+stored final state, and for the replay its move log run through the engine.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from datetime import timedelta
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.db.models import Avg, Count, Max, Q
+from django.utils import timezone
+
+from accounts.models import User
+from games import engine
+from games.models import Game, Move, Seat
+from games.narration import describe
+from games.presenters import CATEGORIES
+from games.services import SITE_EVENTS
+from games.svg import board_svg
+from records.forms import BOARDS
+from records.models import PROVISIONAL_GAMES, Pool, Rating, SeatResult
+from records.services import pool_of, results_for
+
+TOP = 50
+SOLO_TOP = 10
+HISTORY_PAGE = 25
+# An average over one or two games says little: the average board asks for a few.
+AVERAGE_MIN_GAMES = 3
+FAVOURITE_ANIMALS = 3
+
+
+# --- Leaderboards ---------------------------------------------------------------------------------
+
+
+def played_with(user: User):
+    """Ids of the people `user` has shared a finished game with, and `user` (a subquery)."""
+    their_games = SeatResult.objects.filter(user=user).values("game_id")
+    return SeatResult.objects.filter(game_id__in=their_games).values("user_id")
+
+
+def leaderboard(filters: dict[str, Any], viewer: User) -> dict[str, Any]:
+    board = filters["board"]
+    since = None
+    if filters["period"] != "all":
+        since = timezone.now() - timedelta(days=int(filters["period"]))
+    friends = played_with(viewer) if filters["friends"] else None
+    context: dict[str, Any] = {
+        "filters": filters,
+        "board": board,
+        "board_label": dict(BOARDS)[board],
+        "boards": BOARDS,
+        "provisional_games": PROVISIONAL_GAMES,
+        "average_min_games": AVERAGE_MIN_GAMES,
+        "top": TOP,
+    }
+    if board == "solo":
+        context["solo_tables"] = _solo_tables(filters, since, friends)
+        return context
+    if board == "rating":
+        rows = _rating_rows(filters, since, friends)
+    else:
+        rows = _score_rows(board, filters, since, friends)
+    for row in rows:
+        row["is_me"] = row["user_id"] == viewer.pk
+    context["rows"] = rows
+    return context
+
+
+def _rating_rows(filters, since, friends) -> list[dict[str, Any]]:
+    """Ratings cover every rated game of the pool (on one side, or both): player count and
+    spirits do not split them; the period keeps players who played a rated game in it."""
+    ratings = Rating.objects.filter(pool=filters["pool"], scope=filters["side"] or Rating.ALL)
+    if since is not None:
+        ratings = ratings.filter(last_played_at__gte=since)
+    if friends is not None:
+        ratings = ratings.filter(user_id__in=friends)
+    ratings = ratings.select_related("user").order_by("-ordinal", "-games", "user__username")
+    rows = [
+        {
+            "user_id": r.user_id,
+            "username": r.user.username,
+            "name": r.user.public_name,
+            "is_bot": r.user.is_bot,
+            "rating": r.ordinal,
+            "mu": r.mu,
+            "sigma": r.sigma,
+            "games": r.games,
+            "wins": r.wins,
+            "provisional": r.provisional,
+        }
+        for r in ratings[:TOP]
+    ]
+    return _with_places(rows, lambda row: round(row["rating"], 1))
+
+
+ORDERING = {
+    "wins": (("-wins", "games", "user__username"), "wins"),
+    "average": (("-average", "-games", "user__username"), "average"),
+    "best": (("-best", "games", "user__username"), "best"),
+}
+
+
+def _score_rows(board, filters, since, friends) -> list[dict[str, Any]]:
+    results = _filtered(SeatResult.objects.filter(pool=filters["pool"]), filters, since, friends)
+    if filters["players"]:
+        results = results.filter(players=int(filters["players"]))
+    rows = results.values(
+        "user_id", "user__username", "user__display_name", "user__bot_level"
+    ).annotate(
+        games=Count("pk"),
+        wins=Count("pk", filter=Q(place=1)),
+        average=Avg("total"),
+        best=Max("total"),
+    )
+    if board == "average":
+        rows = rows.filter(games__gte=AVERAGE_MIN_GAMES)
+    ordering, key = ORDERING[board]
+    rows = [
+        {
+            "user_id": row["user_id"],
+            "username": row["user__username"],
+            "name": row["user__display_name"] or row["user__username"],
+            "is_bot": bool(row["user__bot_level"]),
+            "games": row["games"],
+            "wins": row["wins"],
+            "average": row["average"],
+            "best": row["best"],
+        }
+        for row in rows.order_by(*ordering)[:TOP]
+    ]
+    return _with_places(rows, lambda row: round(row[key], 1))
+
+
+def _filtered(results, filters, since, friends):
+    if filters["side"]:
+        results = results.filter(side=filters["side"])
+    if filters["spirits"]:
+        results = results.filter(spirits=filters["spirits"] == "on")
+    if since is not None:
+        results = results.filter(finished_at__gte=since)
+    if friends is not None:
+        results = results.filter(user_id__in=friends)
+    return results
+
+
+def _with_places(rows: list[dict[str, Any]], key) -> list[dict[str, Any]]:
+    """Competition places: equal values share a place, and the next place skips (1, 1, 3)."""
+    previous = object()
+    for index, row in enumerate(rows, start=1):
+        value = key(row)
+        if value != previous:
+            place, previous = index, value
+        row["place"] = place
+    return rows
+
+
+def _solo_tables(filters, since, friends) -> list[dict[str, Any]]:
+    """The best solo games of each configuration (side x spirits), with their suns."""
+    tables = []
+    for side in [filters["side"]] if filters["side"] else ["A", "B"]:
+        for spirits in [filters["spirits"] == "on"] if filters["spirits"] else [False, True]:
+            results = _filtered(
+                SeatResult.objects.filter(pool=Pool.SOLO, is_bot=False, side=side, spirits=spirits),
+                {**filters, "side": "", "spirits": ""},
+                since,
+                friends,
+            )
+            best = list(
+                results.select_related("user").order_by("-total", "-suns", "finished_at")[:SOLO_TOP]
+            )
+            tables.append(
+                {
+                    "side": side,
+                    "spirits": spirits,
+                    "label": f"Side {side}, " + ("with" if spirits else "without") + " spirits",
+                    "results": _with_places(
+                        [{"result": r} for r in best], lambda row: row["result"].total
+                    ),
+                }
+            )
+    return tables
+
+
+# --- History and profile --------------------------------------------------------------------------
+
+
+def history(user: User, page_number: object) -> Any:
+    """A page of the user's finished games, newest first, each with everyone's result."""
+    mine = SeatResult.objects.filter(user=user).order_by("-finished_at", "-game_id")
+    page = Paginator(mine, HISTORY_PAGE).get_page(page_number)
+    tables: dict[int, list[SeatResult]] = defaultdict(list)
+    everyone = SeatResult.objects.filter(game_id__in=[r.game_id for r in page.object_list])
+    for result in everyone.select_related("user").order_by("place", "position"):
+        tables[result.game_id].append(result)
+    page.rows = [
+        {"mine": r, "others": [o for o in tables[r.game_id] if o.user_id != user.pk]}
+        for r in page.object_list
+    ]
+    return page
+
+
+def player_stats(user: User) -> dict[str, Any]:
+    """Games, wins, averages by category, ratings and favourite animals, from the results."""
+    multi, solo = ~Q(pool=Pool.SOLO), Q(pool=Pool.SOLO)
+    averages = {}
+    for key, _ in [*CATEGORIES, ("total", "Total")]:
+        # The spirit column averages only the games played with Nature's Spirits.
+        only = Q(spirits=True) if key == "spirit" else Q()
+        averages[f"multi_{key}"] = Avg(key, filter=multi & only)
+        averages[f"solo_{key}"] = Avg(key, filter=solo & only)
+    totals = SeatResult.objects.filter(user=user).aggregate(
+        games=Count("pk", filter=multi),
+        wins=Count("pk", filter=multi & Q(place=1)),
+        best=Max("total", filter=multi),
+        solo_games=Count("pk", filter=solo),
+        solo_best=Max("total", filter=solo),
+        solo_suns=Max("suns", filter=solo),
+        **averages,
+    )
+    category_rows = [
+        {
+            "label": label,
+            "multi": totals[f"multi_{key}"],
+            "solo": totals[f"solo_{key}"],
+            "total": key == "total",
+        }
+        for key, label in [*CATEGORIES, ("total", "Total")]
+    ]
+    cards = Counter(
+        card_id
+        for taken in SeatResult.objects.filter(user=user).values_list("cards", flat=True)
+        for card_id in taken
+    )
+    # The players' pool before the bots' one; both sides before each side.
+    ratings = sorted(
+        Rating.objects.filter(user=user),
+        key=lambda r: (r.pool != Pool.PLAYERS, r.scope != Rating.ALL, r.scope),
+    )
+    return {
+        "totals": totals,
+        "win_rate": round(100 * totals["wins"] / totals["games"]) if totals["games"] else None,
+        "category_rows": category_rows,
+        "favourite_animals": cards.most_common(FAVOURITE_ANIMALS),
+        "ratings": ratings,
+    }
+
+
+# --- One finished game: score sheet and replay ----------------------------------------------------
+
+
+def _names(seats: list[Seat]) -> dict[int, str]:
+    return {seat.position: seat.user.public_name for seat in seats}
+
+
+def score_sheet(game: Game, seats: list[Seat]) -> dict[str, Any]:
+    """The final sheet: the stored results once recorded, else the engine's (provisional)."""
+    columns = list(SeatResult.objects.filter(game=game).order_by("position"))
+    provisional = not columns
+    if provisional:
+        columns = results_for(game, seats, pool_of(game, seats))
+    by_position = {seat.position: seat for seat in seats}
+    state = game.engine_state()
+    view = engine.view_for(state, None)
+    sheets = engine.score_sheets(state)
+    cell_names = engine.geometry(game.side).names
+    players = []
+    for column in columns:
+        seat = by_position[column.position]
+        pview = view["players"][column.position]
+        name = seat.user.public_name
+        players.append(
+            {
+                "result": column,
+                "seat": seat,
+                "name": name,
+                "view": pview,
+                "board": board_svg(
+                    game.side,
+                    pview["stacks"],
+                    pview["cube_hexes"],
+                    emphasis=[cell_names[i] for i in sheets[column.position].river_path],
+                    title=f"{name}'s board",
+                ),
+            }
+        )
+    rows = [
+        {"label": label, "values": [getattr(c, key) for c in columns]} for key, label in CATEGORIES
+    ]
+    rows.append({"label": "Total", "values": [c.total for c in columns], "total": True})
+    rows.append(
+        {
+            "label": "Animal cubes placed (tie-break)",
+            "values": [c.animal_cubes for c in columns],
+            "note": True,
+        }
+    )
+    return {
+        "game": game,
+        "players": players,
+        "ranking": sorted(players, key=lambda p: (p["result"].place, p["result"].position)),
+        "score_rows": rows,
+        "provisional": provisional,
+        "suns": columns[0].suns if game.solo else None,
+    }
+
+
+def replay(game: Game, seats: list[Seat], moves: list[Move], upto: int) -> dict[str, Any]:
+    """The table after the first `upto` moves of the log (clamped to the log), as a spectator
+    sees it: every board, the central board, the display, the scores so far."""
+    total = len(moves)
+    upto = max(0, min(upto, total))
+    names = _names(seats)
+    actions = [m.action for m in moves[:upto] if m.action.get("type") not in SITE_EVENTS]
+    state = engine.replay(game.config, game.seed, actions)
+    view = engine.view_for(state, None)
+    sheets = engine.score_sheets(state)
+    last = moves[upto - 1] if upto else None
+    # The end of the log is the end of the game, even one ended early (a resignation, a stalled
+    # game ended by the others) where the engine's state never reached its own end.
+    at_end = upto == total
+    players = []
+    for position, pview in enumerate(view["players"]):
+        name = names.get(position, f"Seat {position + 1}")
+        players.append(
+            {
+                "name": name,
+                "view": pview,
+                "sheet": sheets[position],
+                "moved": last is not None and last.seat == position,
+                "to_play": position == state.current_seat and not at_end,
+                "board": board_svg(
+                    game.side,
+                    pview["stacks"],
+                    pview["cube_hexes"],
+                    title=f"{name}'s board",
+                    compact=len(view["players"]) > 2,
+                ),
+            }
+        )
+    return {
+        "game": game,
+        "state": state,
+        "state_view": view,
+        "players": players,
+        "upto": upto,
+        "total": total,
+        "at_end": at_end,
+        "previous": max(upto - 1, 0),
+        "next": min(upto + 1, total),
+        "said": _said(last, names),
+        "turns": _turn_starts(moves, names, upto),
+        "categories": CATEGORIES,
+    }
+
+
+def _said(move: Move | None, names: dict[int, str]) -> str:
+    if move is None:
+        return "The game is set up: step forward to see the first move."
+    return describe(move.action, move.detail, names.get(move.seat, f"Seat {move.seat + 1}"))
+
+
+def _turn_starts(moves: list[Move], names: dict[int, str], upto: int) -> list[dict[str, Any]]:
+    """Where each turn starts in the log (the number of moves before its first one); the turn
+    being shown is `current`, unless the replay is at the very end."""
+    starts, seen = [], set()
+    for index, move in enumerate(moves):
+        if move.turn not in seen:
+            seen.add(move.turn)
+            starts.append({"turn": move.turn, "move": index, "name": names.get(move.seat, "")})
+    shown = [s for s in starts if s["move"] <= upto]
+    if shown and upto < len(moves):
+        shown[-1]["current"] = True
+    return starts

@@ -1,0 +1,207 @@
+"""The one writer of the results tables: a finished game at a time, or all of them again.
+
+`record_game` runs after `games.services.finalize` (which stores each seat's rank): it computes
+every seat's score sheet with the engine from the stored final state, then moves the ratings.
+`rebuild` throws every derived row away and records all finalized games again, oldest first, with
+the same functions, so the incremental tables and a rebuild agree to the last bit.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Iterable
+
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Prefetch
+
+from games import engine
+from games.models import Game, Seat
+from records import ratings
+from records.models import GameRecord, Pool, Rating, SeatResult
+
+logger = logging.getLogger(__name__)
+
+# Key of the PostgreSQL advisory lock that lets one recorder (or the rebuild) run at a time.
+RECORDS_LOCK = 0x5245434F524453  # "RECORDS"
+REBUILD_BATCH = 500
+
+
+def _one_writer_at_a_time() -> None:
+    """Rating updates read and then write the same rows, so recorders take turns. SQLite's
+    BEGIN IMMEDIATE already makes writers queue; PostgreSQL gets a transaction advisory lock."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [RECORDS_LOCK])
+
+
+def _recordable():
+    # finalized_at is set once finalize has stored the ranks this app takes its places from.
+    return Game.objects.filter(status=Game.Status.FINISHED, finalized_at__isnull=False)
+
+
+def pool_of(game: Game, seats: Iterable[Seat]) -> str:
+    """Solo games are not rated; a game with any bot at the table is rated in the bots' pool
+    only, so the players' leaderboards compare people who played people."""
+    if game.players == 1:
+        return Pool.SOLO
+    return Pool.BOTS if any(seat.user.is_bot for seat in seats) else Pool.PLAYERS
+
+
+def results_for(game: Game, seats: list[Seat], pool: str) -> list[SeatResult]:
+    """Each seat's final sheet, scored by the engine; places are the ranks finalize stored
+    (they put a resigned player last), equal places being shared."""
+    state = game.engine_state()
+    sheets = engine.score_sheets(state)
+    places = {seat.position: seat.rank for seat in seats}
+    if None in places.values():  # not expected after finalize; the engine's ranking is the rule
+        places = {p.seat: p.place for p in engine.ranking(state, sheets)}
+    per_place = Counter(places.values())
+    finished_at = game.finished_at or game.updated_at  # always set by the game's one writer
+    results = []
+    for seat in sorted(seats, key=lambda s: s.position):
+        sheet, player = sheets[seat.position], state.players[seat.position]
+        place = places[seat.position]
+        results.append(
+            SeatResult(
+                game_id=game.pk,
+                user_id=seat.user_id,
+                position=seat.position,
+                place=place,
+                shared=per_place[place] > 1,
+                resigned=seat.resigned_at is not None,
+                trees=sheet.trees,
+                mountains=sheet.mountains,
+                fields=sheet.fields,
+                buildings=sheet.buildings,
+                water=sheet.water,
+                animals=sheet.animals,
+                spirit=sheet.spirit,
+                total=sheet.total,
+                animal_cubes=engine.animal_cubes(player),
+                suns=engine.suns(state, sheet.total) if game.solo else None,
+                cards=[card_id for card_id, _ in player.cards] + list(player.completed),
+                pool=pool,
+                side=game.side,
+                players=game.players,
+                spirits=game.spirits,
+                is_bot=seat.user.is_bot,
+                finished_at=finished_at,
+            )
+        )
+    return results
+
+
+def apply_ratings(table: dict[tuple[int, str, str], Rating], results: list[SeatResult]) -> None:
+    """Moves the ratings in `table` (missing ones start fresh, unsaved) for one rated game:
+    once over both board sides, once for the side played."""
+    first = results[0]
+    pool, when = first.pool, first.finished_at
+    places = [r.place for r in results]
+    for scope in (Rating.ALL, first.side):
+        rows = []
+        for result in results:
+            key = (result.user_id, pool, scope)
+            if key not in table:
+                mu, sigma = ratings.START
+                table[key] = Rating(
+                    user_id=result.user_id,
+                    pool=pool,
+                    scope=scope,
+                    mu=mu,
+                    sigma=sigma,
+                    ordinal=ratings.ordinal(mu, sigma),
+                    last_played_at=when,
+                )
+            rows.append(table[key])
+        after = ratings.rate([(row.mu, row.sigma) for row in rows], places)
+        for row, result, (mu, sigma) in zip(rows, results, after, strict=True):
+            row.mu, row.sigma, row.ordinal = mu, sigma, ratings.ordinal(mu, sigma)
+            row.games += 1
+            row.wins += result.place == 1
+            row.last_played_at = max(row.last_played_at, when)
+
+
+def record_game(game_id: int) -> bool:
+    """Results and rating changes of one finalized game; False when there was nothing to do
+    (not finished or not finalized yet, or already recorded)."""
+    with transaction.atomic():
+        _one_writer_at_a_time()
+        game = _recordable().filter(pk=game_id).first()
+        if game is None:
+            return False
+        seats = list(game.seats.select_related("user"))
+        pool = pool_of(game, seats)
+        try:
+            # The claim: the record's primary key is the game, so a second run cannot insert it.
+            with transaction.atomic():
+                GameRecord.objects.create(game=game, pool=pool)
+        except IntegrityError:
+            return False
+        results = results_for(game, seats, pool)
+        SeatResult.objects.bulk_create(results)
+        if pool != Pool.SOLO:
+            _rate_one(results)
+    return True
+
+
+def _rate_one(results: list[SeatResult]) -> None:
+    first = results[0]
+    table = {
+        (row.user_id, row.pool, row.scope): row
+        for row in Rating.objects.filter(
+            user_id__in=[r.user_id for r in results],
+            pool=first.pool,
+            scope__in=[Rating.ALL, first.side],
+        )
+    }
+    apply_ratings(table, results)
+    fresh = [row for row in table.values() if row.pk is None]
+    Rating.objects.bulk_create(fresh)
+    Rating.objects.bulk_update(
+        [row for row in table.values() if row.pk is not None],
+        ["mu", "sigma", "ordinal", "games", "wins", "last_played_at"],
+    )
+
+
+def rebuild() -> dict[str, int]:
+    """Every derived row again, from the finalized games in the order they finished. In one
+    transaction: pages read the old tables until the new ones are complete."""
+    with transaction.atomic():
+        _one_writer_at_a_time()
+        Rating.objects.all().delete()
+        SeatResult.objects.all().delete()
+        GameRecord.objects.all().delete()
+        games = (
+            _recordable()
+            .order_by("finished_at", "pk")
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        )
+        table: dict[tuple[int, str, str], Rating] = {}
+        records: list[GameRecord] = []
+        results: list[SeatResult] = []
+        counts = {"games": 0, "results": 0}
+        for game in games.iterator(chunk_size=REBUILD_BATCH):
+            seats = list(game.seats.all())
+            pool = pool_of(game, seats)
+            rows = results_for(game, seats, pool)
+            if pool != Pool.SOLO:
+                apply_ratings(table, rows)
+            records.append(GameRecord(game=game, pool=pool))
+            results.extend(rows)
+            counts["games"] += 1
+            counts["results"] += len(rows)
+            if len(records) >= REBUILD_BATCH:
+                _flush(records, results)
+        _flush(records, results)
+        Rating.objects.bulk_create(table.values(), batch_size=REBUILD_BATCH)
+        counts["ratings"] = len(table)
+    logger.info("records rebuilt: %s", counts)
+    return counts
+
+
+def _flush(records: list[GameRecord], results: list[SeatResult]) -> None:
+    GameRecord.objects.bulk_create(records, batch_size=REBUILD_BATCH)
+    SeatResult.objects.bulk_create(results, batch_size=REBUILD_BATCH)
+    records.clear()
+    results.clear()

@@ -1,0 +1,103 @@
+"""Results pages. Thin: guards, then a presenter, then a template (or its fragment for htmx)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from accounts.models import User
+from games import engine
+from games.models import Game
+from records import presenters
+from records.forms import LeaderboardFilters
+
+
+class Refused(Exception):
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.message, self.status = message, status
+
+
+def _finished_game(game_id: int) -> Game:
+    """A finished game, which any logged-in player may study: nothing in it is secret any more
+    (the pages still never show the seed)."""
+    game = get_object_or_404(Game, pk=game_id)
+    if game.status != Game.Status.FINISHED:
+        raise Refused("This game is not over: its score sheet and replay open when it ends.", 403)
+    return game
+
+
+def _wants_fragment(request: HttpRequest) -> bool:
+    """An htmx swap gets the fragment; htmx restoring a page from history needs all of it."""
+    return bool(request.htmx) and not request.htmx.history_restore_request
+
+
+def _refuse(request: HttpRequest, exc: Refused) -> HttpResponse:
+    if request.htmx:
+        return HttpResponse(exc.message, status=exc.status, content_type="text/plain")
+    return render(request, "games/refused.html", {"message": exc.message}, status=exc.status)
+
+
+@login_required
+@require_GET
+def leaderboards(request: HttpRequest) -> HttpResponse:
+    filters = LeaderboardFilters(request.GET).values()
+    context = presenters.leaderboard(filters, request.user)
+    context["form"] = LeaderboardFilters(initial=filters)
+    if _wants_fragment(request):
+        return render(request, "records/leaderboards.html#board", context)
+    return render(request, "records/leaderboards.html", context)
+
+
+@login_required
+@require_GET
+def history(request: HttpRequest) -> HttpResponse:
+    page = presenters.history(request.user, request.GET.get("page"))
+    return render(request, "records/history.html", {"page": page, "player": request.user})
+
+
+@login_required
+@require_GET
+def player(request: HttpRequest, username: str) -> HttpResponse:
+    shown = get_object_or_404(User, username__iexact=username)
+    context = presenters.player_stats(shown)
+    context["player"] = shown
+    context["page"] = presenters.history(shown, request.GET.get("page"))
+    return render(request, "records/player.html", context)
+
+
+@login_required
+@require_GET
+def sheet(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        game = _finished_game(game_id)
+    except Refused as exc:
+        return _refuse(request, exc)
+    seats = list(game.seats.select_related("user"))
+    context = presenters.score_sheet(game, seats)
+    context["seated"] = any(seat.user_id == request.user.pk for seat in seats)
+    return render(request, "records/sheet.html", context)
+
+
+@login_required
+@require_GET
+def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        game = _finished_game(game_id)
+    except Refused as exc:
+        return _refuse(request, exc)
+    try:
+        upto = int(request.GET.get("move", 0))
+    except ValueError:
+        upto = 0
+    seats = list(game.seats.select_related("user"))
+    moves = list(game.moves.order_by("seq").only("seq", "seat", "turn", "action", "detail"))
+    try:
+        context = presenters.replay(game, seats, moves, upto)
+    except engine.ReplayError:
+        return _refuse(request, Refused("This game's move log cannot be replayed.", 500))
+    if _wants_fragment(request):
+        return render(request, "records/replay.html#replay", context)
+    return render(request, "records/replay.html", context)

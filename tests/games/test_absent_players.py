@@ -1,0 +1,176 @@
+"""Bots, resignations and time limits: automatic turns go through the one writer too."""
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.urls import reverse
+from django.utils import timezone
+
+from games import services
+from games.bot_players import bots_for
+from games.models import Game
+from games.replaying import verify
+from tests.factories import UserFactory
+from tests.games.helpers import first_legal, play_turns, start_game, user_to_move
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_game_against_bots_starts_at_once_and_bots_play_their_turns(
+    player, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.create_game(
+            creator=player, players=3, side="A", spirits=True, bots=bots_for(["easy", "medium"])
+        )
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert user_to_move(game) == player  # the bots moved until it was the human's turn
+    bot_moves = game.moves.filter(user=None)
+    assert all(m.detail.get("bot") for m in bot_moves)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_turns(game, turns=1)
+    game.refresh_from_db()
+    assert user_to_move(game) == player
+    assert verify(game) is None
+
+
+def test_two_bots_of_one_level_are_two_players():
+    easy_1, easy_2 = bots_for(["easy", "easy"])
+    assert easy_1 != easy_2 and easy_1.is_bot and easy_2.is_bot
+    assert not easy_1.has_usable_password()
+
+
+def test_resigning_a_two_player_game_ends_it_and_ranks_the_resigner_last(
+    player, other_player, django_capture_on_commit_callbacks
+):
+    game = start_game(player, other_player)
+    play_turns(game, turns=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.resign(game_id=game.pk, user=player)
+    game.refresh_from_db()
+    assert (game.status, game.end_reason) == (Game.Status.FINISHED, "resigned")
+    ranks = dict(game.seats.values_list("user__username", "rank"))
+    assert ranks == {"alice": 2, "bob": 1}
+    assert game.moves.filter(action__type="resign").count() == 1
+    assert verify(game) is None
+    with pytest.raises(services.Conflict):
+        services.resign(game_id=game.pk, user=other_player)
+
+
+def test_in_a_bigger_game_a_stand_in_plays_for_the_resigned_player(
+    player, other_player, stranger, django_capture_on_commit_callbacks
+):
+    game = start_game(player, other_player, stranger)
+    quitter = user_to_move(game)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.resign(game_id=game.pk, user=quitter)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert user_to_move(game) != quitter  # the stand-in finished the quitter's turn
+    with django_capture_on_commit_callbacks(execute=True):
+        play_turns(game, turns=4)
+    game.refresh_from_db()
+    assert user_to_move(game) != quitter
+    assert game.moves.filter(user=None, detail__automatic=True).exists()
+    assert verify(game) is None
+
+
+def test_a_timed_out_turn_can_be_skipped_or_the_game_ended(player, other_player):
+    game = services.create_game(
+        creator=player, players=2, side="B", spirits=False, invitees=[other_player],
+        turn_limit_days=1,
+    )  # fmt: skip
+    services.join_game(game_id=game.pk, user=other_player)
+    game.refresh_from_db()
+    absent = user_to_move(game)
+    waiting = other_player if absent == player else player
+    assert game.turn_deadline - game.turn_started_at == timedelta(days=1)
+
+    with pytest.raises(services.Conflict, match="still has time"):
+        services.skip_turn(game_id=game.pk, user=waiting, expected_version=game.version)
+    with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
+        with pytest.raises(services.Conflict, match="your own turn"):
+            services.skip_turn(game_id=game.pk, user=absent, expected_version=game.version)
+        services.skip_turn(game_id=game.pk, user=waiting, expected_version=game.version)
+        game.refresh_from_db()
+        assert user_to_move(game) == waiting
+        assert game.moves.filter(detail__stand_in=True).exists()
+    assert verify(game) is None
+
+    services.play(
+        game_id=game.pk, user=waiting, action=first_legal(game), expected_version=game.version
+    )
+    game.refresh_from_db()
+    with time_machine.travel(timezone.now() + timedelta(days=3)):
+        game.refresh_from_db()
+        services.end_stalled_game(game_id=game.pk, user=absent, expected_version=game.version)
+    game.refresh_from_db()
+    assert (game.status, game.end_reason) == (Game.Status.FINISHED, "ended")
+
+
+def test_the_page_offers_skip_and_end_once_time_is_up(client, player, other_player):
+    game = services.create_game(
+        creator=player, players=2, side="A", spirits=False, invitees=[other_player],
+        turn_limit_days=3,
+    )  # fmt: skip
+    services.join_game(game_id=game.pk, user=other_player)
+    game.refresh_from_db()
+    waiting = other_player if user_to_move(game) == player else player
+    client.force_login(waiting)
+    url = reverse("games:detail", args=[game.pk])
+    assert b"Time left for this turn" in client.get(url).content
+    with time_machine.travel(timezone.now() + timedelta(days=4)):
+        html = client.get(url).content.decode()
+        assert "ran out of time" in html and "End the game now" in html
+        response = client.post(reverse("games:skip", args=[game.pk]), {"version": game.version})
+        assert response.status_code == 302
+    game.refresh_from_db()
+    assert user_to_move(game) == waiting
+
+
+def test_the_new_game_form_seats_bots_and_sets_a_time_limit(client, player):
+    client.force_login(player)
+    response = client.post(
+        reverse("games:new"),
+        {"players": 3, "side": "A", "seat_2": "hard", "seat_3": "", "seat_4": "easy",
+         "turn_limit_days": "7", "invite": ""},
+    )  # fmt: skip
+    game = Game.objects.get()
+    assert response.url == game.get_absolute_url()
+    assert game.turn_limit_days == 7
+    levels = sorted(s.user.bot_level for s in game.seats.select_related("user"))
+    assert levels == ["", "hard"]  # seat 4 is beyond a 3-player table
+    assert game.status == Game.Status.OPEN
+
+
+def test_the_new_game_form_refuses_more_players_than_seats(client, player):
+    UserFactory(username="carol")
+    client.force_login(player)
+    response = client.post(
+        reverse("games:new"),
+        {"players": 2, "side": "A", "seat_2": "easy", "invite": "carol"},
+    )
+    assert b"no seat left for friends" in response.content
+    assert not Game.objects.exists()
+
+
+def test_a_lost_bot_turn_is_played_by_the_sweep(player, monkeypatch):
+    from games import tasks
+
+    monkeypatch.setattr(tasks.play_automatic_turn, "apply_async", lambda *a, **k: None)
+    game = services.create_game(
+        creator=player, players=2, side="A", spirits=False, bots=bots_for(["easy"])
+    )
+    game.refresh_from_db()
+    if user_to_move(game) == player:
+        play_turns(game, turns=1)
+        game.refresh_from_db()
+    assert user_to_move(game).is_bot  # its task was lost
+    monkeypatch.undo()
+    assert tasks.sweep_automatic_turns() == 0  # within the grace period
+    with time_machine.travel(timezone.now() + timedelta(minutes=2)):
+        assert tasks.sweep_automatic_turns() == 1
+    game.refresh_from_db()
+    assert user_to_move(game) == player

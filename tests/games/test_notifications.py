@@ -1,0 +1,295 @@
+"""Turn and game-over emails: one per turn, never to bots or to someone watching, sent once."""
+
+import io
+import random
+from datetime import timedelta
+from smtplib import SMTPServerDisconnected
+
+import pytest
+import time_machine
+from django.conf import settings
+from django.core import mail
+from django.core.management import call_command
+from django.urls import reverse
+from django.utils import timezone
+from kombu.exceptions import OperationalError
+
+from games import emails, engine, presence, services, tasks
+from games.bot_players import bots_for
+from games.models import Game, Seat
+from games.narration import describe
+from tests.games.helpers import play_to_the_end, play_turns, start_game, user_to_move
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game(player, other_player):
+    return start_game(player, other_player)
+
+
+def waiting_player(game: Game):
+    """The player who will move next, once the one to move ends their turn."""
+    mover = user_to_move(game)
+    return game.seats.exclude(user=mover).get().user
+
+
+def play_one_action(game: Game, rng: random.Random) -> None:
+    """One legal action of the current turn, ending it as soon as nothing is left in hand."""
+    state = game.engine_state()
+    actions = [a for a in engine.legal_actions(state) if not isinstance(a, engine.ResetTurn)]
+    ends = [a for a in actions if isinstance(a, engine.EndTurn)]
+    action = ends[0] if ends and not state.hand else rng.choice(actions)
+    services.play(
+        game_id=game.pk,
+        user=user_to_move(game),
+        action=action.to_json(),
+        expected_version=game.version,
+    )
+    game.refresh_from_db()
+
+
+def turn_emails():
+    return [m for m in mail.outbox if "your turn" in m.subject]
+
+
+def test_the_next_player_gets_one_email_per_turn_not_per_token(
+    game, django_capture_on_commit_callbacks
+):
+    waiting, rng = waiting_player(game), random.Random(1)
+    first_turn = game.engine_state().turn
+    actions = 0
+    while game.engine_state().turn == first_turn:
+        assert mail.outbox == []
+        with django_capture_on_commit_callbacks(execute=True):
+            play_one_action(game, rng)
+        actions += 1
+    assert actions > 2  # tokens were placed one by one
+    assert [m.to for m in mail.outbox] == [[waiting.email]]
+    assert Seat.objects.get(game=game, user=waiting).notified_turn == first_turn + 1
+
+
+def test_the_email_says_who_moved_what_they_did_and_links_to_the_game(
+    game, django_capture_on_commit_callbacks
+):
+    mover = user_to_move(game)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_turns(game, turns=1)
+    (message,) = mail.outbox
+    assert message.subject == f"{mover.public_name} has played: your turn in game {game.pk}"
+    link = settings.SITE_URL + game.get_absolute_url()
+    html = message.alternatives[0][0]
+    assert message.alternatives[0][1] == "text/html"
+    sentences = [describe(m.action, m.detail, mover.public_name) for m in game.moves.all()]
+    assert sentences[-1] == f"{mover.public_name} ended the turn."
+    for sentence in sentences:
+        assert sentence in message.body
+    assert link in message.body and f'href="{link}"' in html
+    assert 'name="viewport"' in html  # laid out for phones
+
+
+def test_no_email_while_the_player_is_looking_and_the_sweep_does_not_send_it_later(
+    game, django_capture_on_commit_callbacks
+):
+    presence.mark_present(game.pk, waiting_player(game).pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = play_turns(game, turns=1)
+    assert mail.outbox == []
+    with time_machine.travel(timezone.now() + timedelta(minutes=10)):
+        tasks.sweep_missed_turns()
+    assert mail.outbox == []
+
+
+def test_running_the_task_twice_sends_one_email(game):
+    game = play_turns(game, turns=1)  # on-commit callbacks do not run: no task was queued
+    turn = game.engine_state().turn
+    assert tasks.notify_turn(game.pk, turn) is True
+    assert tasks.notify_turn(game.pk, turn) is False
+    assert len(mail.outbox) == 1
+
+
+def test_a_late_task_for_a_turn_already_played_sends_nothing(game):
+    game = play_turns(game, turns=1)
+    stale = game.engine_state().turn
+    game = play_turns(game, turns=1)
+    assert tasks.notify_turn(game.pk, stale) is False
+    assert mail.outbox == []
+
+
+def test_bots_never_get_email(player):
+    game = services.create_game(
+        creator=player, players=2, side="A", spirits=False, bots=bots_for(["easy"])
+    )  # callbacks do not run, so the bot does not play by itself here
+    game.refresh_from_db()
+    if not user_to_move(game).is_bot:
+        game = play_turns(game, turns=1)
+    bot_seat = game.seats.get(user__bot_level="easy")
+    assert game.current_seat == bot_seat.position
+    assert tasks.notify_turn(game.pk, game.engine_state().turn) is False
+    assert mail.outbox == []
+    bot_seat.refresh_from_db()
+    assert (bot_seat.notified_turn, bot_seat.remind_at) == (None, None)
+
+
+def test_a_game_against_a_bot_emails_the_human_after_the_bots_turn(
+    player, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.create_game(
+            creator=player, players=2, side="A", spirits=False, bots=bots_for(["easy"])
+        )
+        play_turns(game, turns=2)
+    assert {m.to[0] for m in mail.outbox} <= {player.email}
+    assert "(easy bot) has played" in turn_emails()[-1].subject
+
+
+def test_a_solo_game_sends_no_turn_email(player, django_capture_on_commit_callbacks):
+    game = services.create_game(creator=player, players=1, side="A", spirits=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        play_turns(game, turns=2)
+    assert mail.outbox == []
+
+
+def test_a_player_who_switched_turn_emails_off_gets_none(game, django_capture_on_commit_callbacks):
+    waiting = waiting_player(game)
+    waiting.email_turn = False
+    waiting.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        play_turns(game, turns=1)
+    assert mail.outbox == []
+
+
+def test_a_failing_mail_server_is_retried_and_the_email_sent_once(game, monkeypatch):
+    game = play_turns(game, turns=1)
+    real, attempts = emails.turn, []
+
+    def flaky(user, ctx):
+        attempts.append(user)
+        if len(attempts) == 1:
+            raise SMTPServerDisconnected("the mail server went away")
+        real(user, ctx)
+
+    monkeypatch.setattr(emails, "turn", flaky)
+    # apply() runs the task and its retries in-process, without the backoff delays.
+    tasks.notify_turn.apply(args=(game.pk, game.engine_state().turn), throw=False)
+    assert len(attempts) == 2
+    assert len(mail.outbox) == 1
+
+
+# --- The broker is down ---------------------------------------------------------------------------
+
+
+def test_a_move_is_accepted_with_the_broker_down_and_the_sweep_sends_the_email_later(
+    client, game, monkeypatch, caplog, django_capture_on_commit_callbacks
+):
+    mover, waiting, rng = user_to_move(game), waiting_player(game), random.Random(2)
+    state = game.engine_state()
+    while not (state.taken_space is not None and not state.hand):
+        play_one_action(game, rng)  # everything but the end of the turn
+        state = game.engine_state()
+
+    def broker_down(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    client.force_login(mover)
+    with monkeypatch.context() as patch:
+        patch.setattr(tasks.notify_turn, "apply_async", broker_down)
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post(
+                reverse("games:act", args=[game.pk]),
+                {"type": "end_turn", "version": game.version},
+            )
+    assert response.status_code == 302
+    assert "could not queue games.notify_turn" in caplog.text
+    assert user_to_move(game) == waiting
+    assert mail.outbox == []
+
+    tasks.sweep_missed_turns()
+    assert mail.outbox == []  # not yet: the task may still be on its way
+    with time_machine.travel(timezone.now() + timedelta(minutes=3)):
+        assert tasks.sweep_missed_turns() == 1
+        assert tasks.sweep_missed_turns() == 0
+    assert [m.to for m in mail.outbox] == [[waiting.email]]
+
+
+def test_the_missed_turn_sweep_does_not_email_about_the_first_turn(game):
+    with time_machine.travel(timezone.now() + timedelta(minutes=3)):
+        assert tasks.sweep_missed_turns() == 0
+    assert mail.outbox == []
+
+
+# --- Game over ------------------------------------------------------------------------------------
+
+
+def game_over_emails():
+    return [m for m in mail.outbox if " is over" in m.subject]
+
+
+def test_every_player_gets_the_final_scores_once(game, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = play_to_the_end(game, seed=5)
+    game.refresh_from_db()
+    assert game.finalized_at is not None
+    sent = game_over_emails()
+    seats = {s.user.email: s for s in game.seats.select_related("user")}
+    assert sorted(m.to[0] for m in sent) == sorted(seats)
+    for message in sent:
+        seat = seats[message.to[0]]
+        assert f"with {seat.final_score} points" in message.subject
+        for other in seats.values():
+            assert f"{other.user.public_name}: {other.final_score} points" in message.body
+        sheet = settings.SITE_URL + game.get_absolute_url() + "#scores"
+        assert sheet in message.body and sheet in message.alternatives[0][0]
+    assert tasks.notify_game_over(game.pk) == 0
+    assert len(game_over_emails()) == 2
+
+
+def test_bots_get_no_game_over_email(player, django_capture_on_commit_callbacks):
+    game = services.create_game(
+        creator=player, players=2, side="A", spirits=False, bots=bots_for(["medium"])
+    )
+    game = play_to_the_end(game, seed=1)  # the bot's turns played through services too
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.finalize_game(game.pk) is True
+    assert [m.to for m in game_over_emails()] == [[player.email]]
+
+
+def test_a_game_finished_with_the_broker_down_is_finalized_and_announced_by_the_sweep(game):
+    game = play_to_the_end(game, seed=7)  # finalize was never queued
+    game.refresh_from_db()
+    assert (game.status, game.finalized_at) == (Game.Status.FINISHED, None)
+    with time_machine.travel(timezone.now() + timedelta(minutes=3)):
+        call_command("run_sweeps", stdout=io.StringIO())
+        tasks.sweep_finished_games()
+    game.refresh_from_db()
+    assert game.finalized_at is not None
+    assert len(game_over_emails()) == 2
+
+
+def test_the_sweep_resends_a_game_over_email_whose_task_was_lost(game):
+    game = play_to_the_end(game, seed=7)
+    assert services.finalize(game.pk) is True  # finalized, but notify_game_over never queued
+    with time_machine.travel(timezone.now() + timedelta(minutes=3)):
+        tasks.sweep_finished_games()
+        tasks.sweep_finished_games()
+    assert len(game_over_emails()) == 2
+
+
+def test_the_first_player_hears_that_the_game_has_started(
+    player, other_player, django_capture_on_commit_callbacks
+):
+    from django.core import mail
+
+    from games import services
+    from tests.games.helpers import user_to_move
+
+    game = services.create_game(
+        creator=player, players=2, side="A", spirits=False, invitees=[other_player]
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.join_game(game_id=game.pk, user=other_player)
+    first = user_to_move(game)
+    (message,) = mail.outbox
+    assert message.to == [first.email]
+    assert message.subject == f"Game {game.pk} has started: you play first"
+    assert "you play first" in message.body

@@ -1,0 +1,113 @@
+"""The production path end to end: a move queues the turn email on Redis, and a real Celery worker
+process (which reads the same PostgreSQL database) sends it.
+
+With SQLite the worker could not see the test database, so this needs PostgreSQL as well as Redis.
+"""
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from harmonies_site.celery import app
+from tests.games.helpers import play_turns, start_game, user_to_move
+
+# The test's own queue, so a developer's running worker cannot take the task instead.
+QUEUE = "harmonies-test-worker"
+WAIT_SECONDS = 30
+
+
+def test_database_url() -> str:
+    db = connection.settings_dict
+    auth = quote(db["USER"] or "") + (f":{quote(db['PASSWORD'])}" if db["PASSWORD"] else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+test_database_url.__test__ = False  # a helper, not a test
+
+
+@pytest.fixture
+def worker(tmp_path):
+    """A Celery worker process on the test's queue, writing mail into a folder; always stopped."""
+    mail_dir = tmp_path / "mail"
+    mail_dir.mkdir()
+    env = {
+        **os.environ,
+        "DATABASE_URL": test_database_url(),
+        "REDIS_URL": settings.REDIS_URL,
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+        "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+        "EMAIL_FILE_PATH": str(mail_dir),
+        "SITE_URL": settings.SITE_URL,
+    }
+    env.pop("EMAIL_URL", None)
+    log_path = tmp_path / "worker.log"
+    with log_path.open("w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "harmonies_site", "worker", "--pool=solo",
+             "--concurrency=1", "--loglevel=INFO", "-Q", QUEUE, "--without-gossip",
+             "--without-mingle", "--without-heartbeat"],
+            cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        try:
+            yield mail_dir, log_path
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+@pytest.fixture
+def tasks_go_to_the_worker():
+    """Queue on Redis (the session runs tasks in-process) and route games tasks to QUEUE."""
+    eager, routes = app.conf.task_always_eager, app.conf.task_routes
+    with app.connection_for_write() as conn:
+        conn.default_channel.queue_purge(QUEUE)  # leftovers of an interrupted run
+    app.conf.task_always_eager = False
+    app.conf.task_routes = {"games.*": {"queue": QUEUE}}
+    app.amqp.flush_routes()
+    app.amqp.router = app.amqp.Router()
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager, app.conf.task_routes = eager, routes
+        app.amqp.flush_routes()
+        app.amqp.router = app.amqp.Router()
+
+
+def wait_for_mail(folder: Path) -> list[str]:
+    deadline = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < deadline:
+        files = sorted(folder.glob("*.log"))
+        if files:
+            time.sleep(0.2)  # let the backend finish writing
+            return [f.read_text() for f in files]
+        time.sleep(0.2)
+    return []
+
+
+@pytest.mark.redis
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_sends_the_turn_email(player, other_player, worker, tasks_go_to_the_worker):
+    mail_dir, log_path = worker
+    game = start_game(player, other_player)
+    mover = user_to_move(game)
+    waiting = other_player if mover == player else player
+    play_turns(game, turns=1)  # each move commits; the end of the turn queues notify_turn
+
+    messages = wait_for_mail(mail_dir)
+    assert messages, f"no email within {WAIT_SECONDS} s; worker log:\n{log_path.read_text()}"
+    (message,) = messages
+    assert f"To: {waiting.email}" in message
+    assert f"{mover.public_name} has played: your turn in game {game.pk}" in message
+    assert settings.SITE_URL + game.get_absolute_url() in message
