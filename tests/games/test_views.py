@@ -216,3 +216,14 @@ def test_a_polling_page_marks_its_player_as_looking(game, waiting, stranger):
     Client().get(url, {"v": game.version, "p": forged})
     Client().get(url, {"v": game.version, "p": "garbage"})
     assert not presence.is_looking(game.pk, stranger.pk)
+
+
+def test_the_presence_token_is_stable_between_page_views(game, waiting):
+    import time_machine
+    from django.utils import timezone
+
+    from games import presence
+
+    first = presence.token_for(game.pk, waiting.pk)
+    with time_machine.travel(timezone.now() + timezone.timedelta(hours=1)):
+        assert presence.token_for(game.pk, waiting.pk) == first
