@@ -14,13 +14,13 @@ SEAT_CHOICES = [
 
 class NewGameForm(forms.Form):
     players = forms.TypedChoiceField(
-        choices=[(1, "Solo"), (2, "2 players"), (3, "3 players"), (4, "4 players")],
+        choices=[(1, "Solo"), (2, "2"), (3, "3"), (4, "4")],
         coerce=int,
         initial=2,
         widget=forms.RadioSelect,
     )
     side = forms.ChoiceField(
-        choices=[("A", "Side A: rivers"), ("B", "Side B: islands")],
+        choices=[("A", "A: rivers"), ("B", "B: islands")],
         initial="A",
         widget=forms.RadioSelect,
         help_text="Side A is recommended for first games.",

@@ -4,6 +4,7 @@ import random
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
+from django.test.utils import override_settings
 
 from accounts.models import User
 from games import engine, services
@@ -40,7 +41,9 @@ class Command(BaseCommand):
                 user.save(update_fields=["password"])
             users[username] = user
         if not Game.objects.filter(created_by=users["alice"]).exists():
-            self._demo_games(users)
+            # The demo's own moves would otherwise fill the console with "your turn" emails.
+            with override_settings(EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend"):
+                self._demo_games(users)
         names = ", ".join(username for username, _, _ in DEMO_PLAYERS)
         self.stdout.write(f"Demo players: {names} (password: {DEMO_PASSWORD})")
         self.stdout.write("Alice and Bob have a game in progress; Carol has an open table.")
