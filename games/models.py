@@ -112,7 +112,13 @@ class Game(models.Model):
         return self.status == self.Status.ACTIVE
 
     def engine_state(self) -> engine.GameState:
-        return engine.state_from_json(self.state)
+        """The stored state, parsed once per loaded text (a page asks for it several times)."""
+        cached = self.__dict__.get("_parsed_state")
+        if cached is not None and cached[0] is self.state:
+            return cached[1]
+        state = engine.state_from_json(self.state)
+        self.__dict__["_parsed_state"] = (self.state, state)
+        return state
 
     @property
     def description(self) -> str:

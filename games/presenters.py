@@ -12,13 +12,14 @@ from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils import timezone
 
 from games import engine, presence, services
 from games.models import Game, Move, Seat
 from games.narration import COLOUR_WORDS, describe
 from games.svg import board_svg
 
-LOG_LENGTH = 60
+LOG_LENGTH = 25  # the newest moves on the game page; the full log has its own page
 CATEGORIES = [
     ("trees", "Trees"),
     ("mountains", "Mountains"),
@@ -145,6 +146,7 @@ def game_page(
         "ranking": _ranking(state, sheets, by_position) if state.finished else [],
         "suns": engine.suns(state, sheets[0].total) if game.solo else None,
         "log": _log(game, by_position),
+        "log_limit": LOG_LENGTH,
     }
 
 
@@ -177,18 +179,29 @@ def _ranking(state, sheets, by_position) -> list[dict[str, Any]]:
     ]
 
 
-def _log(game: Game, by_position: dict[int, Seat]) -> list[dict[str, Any]]:
-    moves = Move.objects.filter(game=game).order_by("-seq")[:LOG_LENGTH]
+def _log(game: Game, by_position: dict[int, Seat], limit: int | None = LOG_LENGTH) -> list:
+    """The move log in words, newest first. Times are formatted here, once per entry: three
+    template date filters per entry cost a third of the page's rendering time."""
+    moves = Move.objects.filter(game=game).order_by("-seq")
+    if limit is not None:
+        moves = moves[:limit]
     entries = []
     for move in moves:
         seat = by_position.get(move.seat)
         name = seat.user.public_name if seat else f"Seat {move.seat + 1}"
+        at = timezone.localtime(move.created_at)
         entries.append(
             {
                 "seq": move.seq,
                 "turn": move.turn,
                 "text": describe(move.action, move.detail, name),
-                "at": move.created_at,
+                "iso": at.isoformat(),
+                "title": at.strftime("%d %b %Y, %H:%M"),
+                "clock": at.strftime("%H:%M"),
             }
         )
     return entries
+
+
+def full_log(game: Game, seats: list[Seat]) -> list:
+    return _log(game, {s.position: s for s in seats}, limit=None)

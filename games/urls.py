@@ -11,6 +11,7 @@ urlpatterns = [
     path("invitation/<str:token>/", views.invitation_link, name="invitation"),
     path("<int:game_id>/", views.game_detail, name="detail"),
     path("<int:game_id>/act/", views.act, name="act"),
+    path("<int:game_id>/log/", views.move_log, name="log"),
     path("<int:game_id>/poll/", views.poll, name="poll"),
     path("<int:game_id>/join/", views.join, name="join"),
     path("<int:game_id>/resign/", views.absent_player, {"verb": "resign"}, name="resign"),

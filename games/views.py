@@ -14,7 +14,7 @@ from games import presence, services
 from games.bot_players import bots_for
 from games.forms import NewGameForm
 from games.models import Game
-from games.presenters import game_page
+from games.presenters import full_log, game_page
 
 # The page's independent fragments; an action re-renders only those it can change.
 ALL_FRAGMENTS = (
@@ -131,11 +131,21 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @login_required
+@require_GET
+def move_log(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    seats = list(game.seats.select_related("user"))
+    if not any(s.user_id == request.user.pk for s in seats):
+        return _refuse(request, "You are not playing in this game.", 403)
+    return render(request, "games/log.html", {"game": game, "log": full_log(game, seats)})
+
+
+@login_required
 @require_POST
 def act(request: HttpRequest, game_id: int) -> HttpResponse:
     action = _action_from_post(request.POST)
     try:
-        services.play(
+        result = services.play(
             game_id=game_id,
             user=request.user,
             action=action,
@@ -145,12 +155,13 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         return _refuse(request, exc.message, exc.status)
     except services.GameError as exc:
         notice, status, changed = exc.message, exc.status, ALL_FRAGMENTS
+        game = Game.objects.get(pk=game_id)  # the fresh board, whatever the page showed
     else:
         if not request.htmx:
             return redirect("games:detail", game_id=game_id)
         notice, status = "", 200
         changed = CHANGED_BY.get(action.get("type"), ALL_FRAGMENTS)
-    game = Game.objects.get(pk=game_id)
+        game = result.game
     seats = list(game.seats.select_related("user"))
     my_seat = next(s for s in seats if s.user_id == request.user.pk)
     if game.status != Game.Status.ACTIVE:

@@ -227,3 +227,16 @@ def test_the_presence_token_is_stable_between_page_views(game, waiting):
     first = presence.token_for(game.pk, waiting.pk)
     with time_machine.travel(timezone.now() + timezone.timedelta(hours=1)):
         assert presence.token_for(game.pk, waiting.pk) == first
+
+
+def test_the_whole_move_log_is_for_the_players(game, mover, stranger):
+    from tests.games.helpers import play_turns
+
+    play_turns(game, turns=8)
+    url = reverse("games:log", args=[game.pk])
+    response = as_user(mover).get(url)
+    assert response.status_code == 200
+    assert response.content.count(b"<li value=") == game.moves.count()
+    assert as_user(stranger).get(url).status_code == 403
+    page = as_user(mover).get(reverse("games:detail", args=[game.pk])).content
+    assert url.encode() in page  # the page shows the newest moves and links to the rest
