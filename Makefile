@@ -46,6 +46,8 @@ beat: install
 bench: install
 	$(BIN)/python bench/bench_scoring.py
 	$(BIN)/python bench/bench_engine.py
+	$(BIN)/python bench/load/run.py    # gunicorn on PostgreSQL and Redis under locust, ~3 minutes
+	$(BIN)/python bench/faults.py      # workers and Redis killed during play, ~1 minute
 
 clean:
 	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,112 @@
+"""Load clients for bench/load/run.py (headless locust); no Django here, only HTTP.
+
+Pick a scenario by class name: `locust -f bench/load/locustfile.py --headless PageUser`.
+The plan written by bench/load/seed.py (BENCH_PLAN) gives each game's seats (a logged-in session
+cookie, a CSRF secret and the signed presence token of each player) and the legal actions that
+continue the game, in order.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections import deque
+
+from locust import FastHttpUser, constant, task
+
+PLAN = json.loads(open(os.environ["BENCH_PLAN"]).read())  # noqa: SIM115
+GAMES = PLAN["games"]
+# Move clients by default post as htmx does (and get the changed fragments back); with
+# BENCH_HTMX=0 they post as a plain form without JavaScript (and get a redirect).
+HTMX = os.environ.get("BENCH_HTMX", "1") == "1"
+
+
+class PageUser(FastHttpUser):
+    """A player opening one of their games (any seat: the player to move or one who waits)."""
+
+    host = PLAN["base_url"]
+    wait_time = constant(0)
+
+    @task
+    def game_page(self) -> None:
+        game = random.choice(GAMES)
+        seat = random.choice(game["seats"])
+        with self.client.get(
+            f"/games/{game['id']}/",
+            headers={"Cookie": seat["cookie"]},
+            name="game page",
+            catch_response=True,
+        ) as response:
+            if response.status_code != 200 or b'id="game"' not in response.content:
+                response.failure(f"status {response.status_code}")
+
+
+class PollUser(FastHttpUser):
+    """An open game page asking "has anything changed?" (no session cookie, as the page does)."""
+
+    host = PLAN["base_url"]
+    wait_time = constant(0)
+
+    @task
+    def poll(self) -> None:
+        game = random.choice(GAMES)
+        seat = random.choice(game["seats"])
+        with self.client.get(
+            f"/games/{game['id']}/poll/?v={game['version']}&p={seat['presence']}",
+            name="poll",
+            catch_response=True,
+        ) as response:
+            if response.status_code not in (200, 204):
+                response.failure(f"status {response.status_code}")
+
+
+# Games waiting for a client, each with the index of its next planned action and its version.
+# A client plays one turn of a game and puts it back: submissions spread over all the games.
+# BENCH_PART="i/n" keeps every n-th game from the i-th, so that successive move runs (each a new
+# locust process that knows only the seeded versions) play different games.
+_part, _parts = map(int, os.environ.get("BENCH_PART", "0/1").split("/"))
+_queue = deque((g, 0, g["version"]) for g in GAMES[_part::_parts] if g["plan"])
+
+
+class MoveUser(FastHttpUser):
+    """The player to move posting legal actions, one turn at a time, game after game."""
+
+    host = PLAN["base_url"]
+    wait_time = constant(0)
+
+    @task
+    def play_a_turn(self) -> None:
+        if not _queue:
+            self.environment.runner.quit()  # every planned action was played
+            return
+        game, step, version = _queue.popleft()
+        plan = game["plan"]
+        seat = plan[step][0]
+        while step < len(plan) and plan[step][0] == seat:
+            if not self._post(game, seat, plan[step][1], version):
+                return  # refused (counted as a failure): the game leaves the rotation
+            step, version = step + 1, version + 1
+        game["version"] = version  # the poll clients ask about the current version
+        if step < len(plan):
+            _queue.append((game, step, version))
+
+    def _post(self, game: dict, seat: int, action: dict, version: int) -> bool:
+        login = game["seats"][seat]
+        headers = {"Cookie": login["cookie"], "X-CSRFToken": login["csrf"]}
+        if HTMX:
+            headers["HX-Request"] = "true"
+        data = {"version": str(version), **{k: str(v) for k, v in action.items()}}
+        expected = 200 if HTMX else 302
+        with self.client.post(
+            f"/games/{game['id']}/act/",
+            data=data,
+            headers=headers,
+            name="move",
+            catch_response=True,
+            allow_redirects=False,
+        ) as response:
+            if response.status_code != expected:
+                response.failure(f"status {response.status_code}: {response.text[:200]}")
+                return False
+        return True
