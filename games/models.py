@@ -143,6 +143,8 @@ class Seat(models.Model):
     # claims a turn by raising notified_turn with a conditional UPDATE, so it is sent once.
     remind_at = models.DateTimeField(null=True, blank=True, db_index=True)
     notified_turn = models.IntegerField(null=True, blank=True)
+    # Set while the turn email of notified_turn is being sent; cleared once it is done.
+    turn_email_claimed_at = models.DateTimeField(null=True, blank=True)
     # Claimed (set) before the game-over email is sent, so each player gets it once.
     game_over_notified_at = models.DateTimeField(null=True, blank=True)
 

@@ -25,6 +25,8 @@ from games.reminders import next_reminder
 
 # A turn email not claimed this long after the turn started was missed (broker or worker down).
 MISSED_AFTER = timedelta(minutes=2)
+# A turn email claimed this long ago and still not sent was lost with its worker.
+STALE_CLAIM = timedelta(minutes=5)
 # Sweeps look this far back; older misses are left to the reminders.
 CATCH_UP_WINDOW = timedelta(days=1)
 # The daily digest goes out from 8:00 local time (after quiet hours), until 20:00 at the latest.
@@ -81,13 +83,22 @@ def send_turn(game_id: int, turn: int) -> bool:
     user = seat.user
     if user.is_bot or seat.resigned_at is not None:
         return False  # their turns are played for them
+    now = timezone.now()
+    # A claim is finished once the email is sent (or deliberately not sent). A claim left
+    # unfinished for a while belonged to a worker that died mid-send: it may be taken again, so
+    # each turn email goes out at least once rather than at most once.
     claimed = Seat.objects.filter(
-        Q(notified_turn__isnull=True) | Q(notified_turn__lt=turn), pk=seat.pk
-    ).update(notified_turn=turn)
+        Q(notified_turn__isnull=True)
+        | Q(notified_turn__lt=turn)
+        | Q(notified_turn=turn, turn_email_claimed_at__lt=now - STALE_CLAIM),
+        pk=seat.pk,
+    ).update(notified_turn=turn, turn_email_claimed_at=now)
     if not claimed:
         return False
+    ours = Seat.objects.filter(pk=seat.pk, notified_turn=turn, turn_email_claimed_at=now)
     if not user.wants_email("turn") or presence.is_looking(game.pk, user.pk):
-        return False  # still claimed, so the missed-turn sweep leaves it alone
+        ours.update(turn_email_claimed_at=None)  # done: the sweep leaves this turn alone
+        return False
     moves = _moves_of_turn(game, turn - 1) if turn > 0 else []
     previous = moves[-1].seat if moves else (seat.position - 1) % game.players
     mover = by_position[previous].user
@@ -97,10 +108,9 @@ def send_turn(game_id: int, turn: int) -> bool:
         "game_started": turn == 0,  # the first turn: nobody has moved yet
         "sentences": [describe(m.action, m.detail, mover.public_name) for m in moves],
     }
-    with _give_back_on_failure(
-        Seat.objects.filter(pk=seat.pk, notified_turn=turn), notified_turn=seat.notified_turn
-    ):
+    with _give_back_on_failure(ours, notified_turn=seat.notified_turn, turn_email_claimed_at=None):
         emails.turn(user, ctx)
+    ours.update(turn_email_claimed_at=None)
     return True
 
 
@@ -125,7 +135,11 @@ def missed_turns(now: datetime) -> list[tuple[int, int]]:
             game__turn_started_at__range=(now - CATCH_UP_WINDOW, now - MISSED_AFTER),
         )
         .annotate(current_turn=Subquery(last_end) + 1)  # NULL on the first turn: no email then
-        .filter(Q(notified_turn__isnull=True) | Q(notified_turn__lt=F("current_turn")))
+        .filter(
+            Q(notified_turn__isnull=True)
+            | Q(notified_turn__lt=F("current_turn"))
+            | Q(notified_turn=F("current_turn"), turn_email_claimed_at__lt=now - STALE_CLAIM)
+        )
         .filter(current_turn__isnull=False)
     )
     return list(seats.values_list("game_id", "current_turn")[:SWEEP_BATCH])

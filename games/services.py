@@ -65,7 +65,8 @@ class PlayResult:
     move: Move
 
 
-VERSION_CACHE_SECONDS = 300
+# Short, so that if publishing a new version failed (a Redis blip), pollers see it within a minute.
+VERSION_CACHE_SECONDS = 60
 
 
 def version_cache_key(game_id: int) -> str:

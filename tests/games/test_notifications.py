@@ -212,6 +212,26 @@ def test_a_move_is_accepted_with_the_broker_down_and_the_sweep_sends_the_email_l
     assert [m.to for m in mail.outbox] == [[waiting.email]]
 
 
+def test_an_email_claimed_by_a_worker_that_died_is_sent_by_the_sweep(game, monkeypatch):
+    mover, waiting, rng = user_to_move(game), waiting_player(game), random.Random(3)
+    monkeypatch.setattr(tasks.notify_turn, "apply_async", lambda *a, **k: None)  # queued, lost
+    while user_to_move(game) == mover:
+        play_one_action(game, rng)
+    turn = game.engine_state().turn
+    # A worker claimed the email, then was killed before sending it (no exception ever ran).
+    Seat.objects.filter(game=game, user=waiting).update(
+        notified_turn=turn, turn_email_claimed_at=timezone.now()
+    )
+    monkeypatch.undo()
+    with time_machine.travel(timezone.now() + timedelta(minutes=3)):
+        assert tasks.sweep_missed_turns() == 0  # the claim is recent: maybe still sending
+    with time_machine.travel(timezone.now() + timedelta(minutes=6)):
+        assert tasks.sweep_missed_turns() == 1
+        assert tasks.sweep_missed_turns() == 0
+    assert [m.to for m in turn_emails()] == [[waiting.email]]
+    assert Seat.objects.get(game=game, user=waiting).turn_email_claimed_at is None
+
+
 def test_the_missed_turn_sweep_does_not_email_about_the_first_turn(game):
     with time_machine.travel(timezone.now() + timedelta(minutes=3)):
         assert tasks.sweep_missed_turns() == 0
