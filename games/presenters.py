@@ -141,7 +141,10 @@ def game_page(
         "spirit_choices": spirit_choices,
         "discardable": discardable,
         "categories": CATEGORIES,
-        "score_rows": _score_rows(panels),
+        "score_rows": score_rows(
+            [p.sheet for p in panels], [p.view["animal_cubes"] for p in panels]
+        ),
+        "player_names": [p.name for p in panels],
         "finished": state.finished,
         "ranking": _ranking(state, sheets, by_position) if state.finished else [],
         "suns": engine.suns(state, sheets[0].total) if game.solo else None,
@@ -150,19 +153,15 @@ def game_page(
     }
 
 
-def _score_rows(panels: list[PlayerPanel]) -> list[dict[str, Any]]:
+def score_rows(sheets: list, animal_cubes: list[int]) -> list[dict[str, Any]]:
+    """The score sheet's rows, one value per player: anything with the category attributes
+    (an engine ScoreSheet, a stored result) will do."""
     rows = [
-        {"label": label, "values": [getattr(p.sheet, key) for p in panels]}
+        {"label": label, "values": [getattr(sheet, key) for sheet in sheets]}
         for key, label in CATEGORIES
     ]
-    rows.append({"label": "Total", "values": [p.sheet.total for p in panels], "total": True})
-    rows.append(
-        {
-            "label": "Animal cubes placed (tie-break)",
-            "values": [p.view["animal_cubes"] for p in panels],
-            "note": True,
-        }
-    )
+    rows.append({"label": "Total", "values": [sheet.total for sheet in sheets], "total": True})
+    rows.append({"label": "Animal cubes placed (tie-break)", "values": animal_cubes, "note": True})
     return rows
 
 

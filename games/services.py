@@ -159,8 +159,9 @@ def join_game(*, game_id: int, user: User, invite_token: str | None = None) -> G
         if game.status != Game.Status.OPEN:
             raise Conflict("This game has already started; its seats are taken.")
         invited = game.invitations.filter(user=user).exists()
+        # As bytes: compare_digest raises TypeError on str with non-ASCII characters.
         has_link = invite_token is not None and secrets.compare_digest(
-            invite_token, game.invite_token
+            invite_token.encode(), game.invite_token.encode()
         )
         if not (game.public or invited or has_link):
             raise NotAllowed("This game is by invitation only.")
@@ -258,10 +259,11 @@ def _start(game: Game) -> None:
 
 def play(*, game_id: int, user: User, action: object, expected_version: object) -> PlayResult:
     """Apply one action for the user's seat, if the page they acted from is still current."""
-    parsed = _parse_action(action)
     with transaction.atomic():
         game = _locked(game_id)
         seat = _seat_of(game, user)
+        # Who asks comes before what: a stranger's forged action is refused as a stranger's.
+        parsed = _parse_action(action)
         if game.status == Game.Status.FINISHED:
             raise Conflict("This game is over.")
         if game.status != Game.Status.ACTIVE:

@@ -8,7 +8,9 @@ urlpatterns = [
     path("", views.my_games, name="mine"),
     path("new/", views.new_game, name="new"),
     path("lobby/", views.lobby, name="lobby"),
-    path("invitation/<str:token>/", views.invitation_link, name="invitation"),
+    # Tokens are secrets.token_urlsafe: a slug. Anything else (a NUL byte, which PostgreSQL
+    # refuses in a query) is a 404 before the database is asked.
+    path("invitation/<slug:token>/", views.invitation_link, name="invitation"),
     path("<int:game_id>/", views.game_detail, name="detail"),
     path("<int:game_id>/act/", views.act, name="act"),
     path("<int:game_id>/log/", views.move_log, name="log"),

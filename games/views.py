@@ -156,6 +156,8 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     except services.GameError as exc:
         notice, status, changed = exc.message, exc.status, ALL_FRAGMENTS
         game = Game.objects.get(pk=game_id)  # the fresh board, whatever the page showed
+        if game.status not in (Game.Status.ACTIVE, Game.Status.FINISHED):
+            return _refuse(request, exc.message, exc.status)  # a table has no board to draw
     else:
         if not request.htmx:
             return redirect("games:detail", game_id=game_id)
@@ -299,7 +301,9 @@ def _action_from_post(post) -> dict:
     for name in ACTION_FIELDS:
         if name in post and post.get(name) != "":
             value = post.get(name)
-            action[name] = int(value) if name == "space" and value.isdigit() else value
+            # ASCII digits, and not too many: int() raises on "²" or on 5,000 digits.
+            numeric = name == "space" and value.isascii() and value.isdigit() and len(value) < 10
+            action[name] = int(value) if numeric else value
     return action
 
 

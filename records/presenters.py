@@ -19,7 +19,7 @@ from accounts.models import User
 from games import engine
 from games.models import Game, Move, Seat
 from games.narration import describe
-from games.presenters import CATEGORIES
+from games.presenters import CATEGORIES, score_rows
 from games.services import SITE_EVENTS
 from games.svg import board_svg
 from records.forms import BOARDS
@@ -288,20 +288,11 @@ def score_sheet(game: Game, seats: list[Seat]) -> dict[str, Any]:
                 ),
             }
         )
-    rows = [
-        {"label": label, "values": [getattr(c, key) for c in columns]} for key, label in CATEGORIES
-    ]
-    rows.append({"label": "Total", "values": [c.total for c in columns], "total": True})
-    rows.append(
-        {
-            "label": "Animal cubes placed (tie-break)",
-            "values": [c.animal_cubes for c in columns],
-            "note": True,
-        }
-    )
+    rows = score_rows(columns, [c.animal_cubes for c in columns])
     return {
         "game": game,
         "players": players,
+        "player_names": [p["name"] for p in players],
         "ranking": sorted(players, key=lambda p: (p["result"].place, p["result"].position)),
         "score_rows": rows,
         "provisional": provisional,

@@ -236,7 +236,17 @@ def plan_turn(
             option.actions[:0] = actions
             plans.append(option)
     plans.sort(key=lambda p: -p.value)
-    plans = plans[:top]
+    # Token orders and card choices often lead to the same position: keep one plan for each.
+    seen = set()
+    unique = []
+    for plan in plans:
+        key = (plan.state.mover, plan.state.central, plan.state.display)
+        if key not in seen:
+            seen.add(key)
+            unique.append(plan)
+            if len(unique) == top:
+                break
+    plans = unique
     for plan in plans:
         discard = None
         if state.config.solo and unseen_cards is not None:
