@@ -17,9 +17,11 @@ env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 DEBUG = env.bool("DEBUG", default=True)
-SECRET_KEY = env.str(
-    "SECRET_KEY",
-    default="django-insecure-development-only-key-change-me-in-production-0123456789",
+DEVELOPMENT_SECRET_KEY = "django-insecure-development-only-key-change-me-in-production-0123456789"
+# Required in production: with the public development key anyone could sign sessions,
+# password-reset links and unsubscribe links.
+SECRET_KEY = (
+    env.str("SECRET_KEY", default=DEVELOPMENT_SECRET_KEY) if DEBUG else env.str("SECRET_KEY")
 )
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
@@ -166,6 +168,7 @@ PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for one day
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_USERNAME_CALLABLE = "accounts.lockout.lockout_username"  # any case counts as one account
 AXES_LOCKOUT_TEMPLATE = "accounts/lockout.html"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False

@@ -1,0 +1,268 @@
+"""Who may do what: every address, read (GET) and written (POST), for every role.
+
+The table is the specification. Each cell is the answer a role gets:
+
+    200 204 400 403 404 405 409   that status
+    login, admin              a redirect to log in, to the admin's log-in (index: the admin's index)
+    game, mine, home, sent    a redirect to the game's page, My games, the home page, "reset sent"
+    ...!                      and it happens: the game (or the account) changes
+
+A POST whose cell has no "!" must change nothing. Roles, in the columns:
+
+    anon      a visitor, not logged in
+    stranger  mallory, seated nowhere and invited nowhere
+    other     the other seat: bob, waiting for alice (active, timed-out and finished games);
+              on the open table, carol, who is invited but has no seat yet
+    mover     the player to move: alice (the creator of every table), seated at all of them
+    staff     the site's administrator, seated nowhere: no more rights in games than a stranger
+
+The world is tests/security/conftest.py: `active` (alice to move, holding tokens), `timed_out`
+(alice to move, her time is up), `finished`, `open` (alice's private table, carol invited) and
+`cancelled`. Rows whose method is hGET or hPOST are sent as htmx requests (HX-Request: true).
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from accounts import unsubscribe
+from tests.games.helpers import first_legal
+from tests.security.conftest import World, fingerprint
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("anon", "stranger", "other", "mover", "staff")
+REDIRECTS = {
+    "login": "/accounts/login/",
+    "admin": "/admin/login/",
+    "index": "/admin/",
+    "mine": "/games/",
+    "home": "/",
+    "sent": "/accounts/password/reset/sent/",
+}
+
+# method: GET or POST, hGET or hPOST as htmx. {G} is /games/<id> of the row's game.
+# fmt: off
+MATRIX = """
+method address                             game      data    anon    stranger other   mover   staff
+# --- Site and accounts
+GET   /                                    -         -       200     mine     mine    mine    mine
+GET   /accounts/signup/                    -         -       200     home     home    home    home
+POST  /accounts/signup/                    -         junk    200     home     home    home    home
+GET   /accounts/login/                     -         -       200     home     home    home    home
+GET   /accounts/logout/                    -         -       405     405      405     405     405
+POST  /accounts/logout/                    -         -       home    home     home    home    home
+GET   /accounts/profile/                   -         -       login   200      200     200     200
+POST  /accounts/profile/                   -         junk    login   200      200     200     200
+GET   /accounts/profile/emails/            -         -       405     405      405     405     405
+POST  /accounts/profile/emails/            -         junk    login   200      200     200     200
+GET   /accounts/password/change/           -         -       login   200      200     200     200
+POST  /accounts/password/change/           -         junk    login   200      200     200     200
+GET   /accounts/password/change/done/      -         -       login   200      200     200     200
+GET   /accounts/password/reset/            -         -       200     200      200     200     200
+POST  /accounts/password/reset/            -         nobody  sent    sent     sent    sent    sent
+GET   /accounts/password/reset/sent/       -         -       200     200      200     200     200
+GET   /accounts/password/reset/MQ/x-y/     -         -       200     200      200     200     200
+GET   /accounts/password/reset/done/       -         -       200     200      200     200     200
+# An unsubscribe link is the proof, whoever holds it (RFC 8058 one-click: no login, no CSRF);
+# alice's link for "your turn" emails does not switch off her digest.
+GET   /accounts/unsubscribe/turn/{link}/   -         -       200     200      200     200     200
+POST  /accounts/unsubscribe/turn/{link}/   -         -       200!    200!     200!    200!    200!
+POST  /accounts/unsubscribe/digest/{link}/ -         -       400     400      400     400     400
+# --- Admin: staff only
+GET   /admin/                              -         -       admin   admin    admin   admin   200
+GET   /admin/login/                        -         -       200     200      200     200     index
+GET   /admin/accounts/user/                -         -       admin   admin    admin   admin   200
+GET   /admin/accounts/user/{alice}/change/ -         -       admin   admin    admin   admin   200
+POST  /admin/accounts/user/{alice}/change/ -         junk    admin   admin    admin   admin   200
+GET   /admin/records/seatresult/           -         -       admin   admin    admin   admin   200
+GET   /admin/records/rating/               -         -       admin   admin    admin   admin   200
+GET   /admin/records/gamerecord/           -         -       admin   admin    admin   admin   200
+# --- Games, not one in particular
+GET   /games/                              -         -       login   200      200     200     200
+GET   /games/new/                          -         -       login   200      200     200     200
+POST  /games/new/                          -         junk    login   200      200     200     200
+GET   /games/lobby/                        -         -       login   200      200     200     200
+POST  /games/lobby/                        -         -       login   405      405     405     405
+# --- A game in progress: alice to move, bob waiting
+GET   {G}/                                 active    -       login   403      200     200     403
+hGET  {G}/?fragment=game                   active    -       login   403      200     200     403
+hGET  {G}/?fragment=select&token={colour}  active    -       login   403      200     200     403
+GET   {G}/log/                             active    -       login   403      200     200     403
+# The poll says only "changed or not", to anyone: the page it triggers checks the viewer.
+GET   {G}/poll/?v={version}                active    -       204     204      204     204     204
+POST  {G}/poll/                            active    -       405     405      405     405     405
+POST  {G}/act/                             active    move    login   403      409     game!   403
+hPOST {G}/act/                             active    move    login   403      409     200!    403
+GET   {G}/act/                             active    -       login   405      405     405     405
+POST  {G}/join/                            active    -       login   409      game    game    409
+POST  {G}/join/                            active    token   login   409      game    game    409
+POST  {G}/leave/                           active    -       login   409      409     409     409
+POST  {G}/cancel/                          active    -       login   403      403     409     403
+POST  {G}/decline/                         active    -       login   mine     mine    mine    mine
+POST  {G}/resign/                          active    -       login   403      game!   game!   403
+GET   {G}/resign/                          active    -       login   405      405     405     405
+POST  {G}/skip/                            active    version login   403      409     409     403
+POST  {G}/end/                             active    version login   403      409     409     403
+GET   {G}/sheet/                           active    -       login   403      403     403     403
+GET   {G}/replay/                          active    -       login   403      403     403     403
+GET   /games/invitation/{token}/           active    -       login   game     game    game    game
+# --- Out of time: the others may move the game on, not the player who is late
+POST  {G}/skip/                            timed_out version login   403      game!   409     403
+hPOST {G}/skip/                            timed_out version login   403      game!   409     403
+POST  {G}/skip/                            timed_out stale   login   403      409     409     403
+POST  {G}/end/                             timed_out version login   403      game!   409     403
+GET   {G}/                                 timed_out -       login   403      200     200     403
+# --- A finished game: its page for its players; its sheet and replay for anyone logged in
+GET   {G}/                                 finished  -       login   403      200     200     403
+hGET  {G}/?fragment=game                   finished  -       login   403      200     200     403
+GET   {G}/log/                             finished  -       login   403      200     200     403
+POST  {G}/act/                             finished  end     login   403      409     409     403
+hPOST {G}/act/                             finished  end     login   403      409     409     403
+POST  {G}/join/                            finished  -       login   409      game    game    409
+POST  {G}/resign/                          finished  -       login   403      409     409     403
+POST  {G}/end/                             finished  version login   403      409     409     403
+GET   {G}/sheet/                           finished  -       login   200      200     200     200
+hGET  {G}/sheet/                           finished  -       login   200      200     200     200
+GET   {G}/replay/?move=3                   finished  -       login   200      200     200     200
+hGET  {G}/replay/?move=3                   finished  -       login   200      200     200     200
+POST  {G}/replay/                          finished  -       login   405      405     405     405
+# --- alice's open private table, carol invited: seen by its players, the invited, link holders
+GET   {G}/                                 open      -       login   403      200     200     403
+hGET  {G}/                                 open      -       login   403      200     200     403
+GET   {G}/log/                             open      -       login   403      403     200     403
+GET   /games/invitation/{token}/           open      -       login   200      200     game    200
+POST  {G}/act/                             open      take    login   403      403     409     403
+hPOST {G}/act/                             open      take    login   403      403     409     403
+POST  {G}/join/                            open      -       login   403      game!   game    403
+POST  {G}/join/                            open      token   login   game!    game!   game    game!
+# Another table's link opens only that table.
+POST  {G}/join/                            open      foreign login   403      game!   game    403
+POST  {G}/leave/                           open      -       login   403      403     400     403
+POST  {G}/cancel/                          open      -       login   403      403     mine!   403
+POST  {G}/decline/                         open      -       login   mine     mine!   mine    mine
+POST  {G}/resign/                          open      -       login   403      403     409     403
+POST  {G}/skip/                            open      version login   403      403     409     403
+GET   {G}/sheet/                           open      -       login   403      403     403     403
+# --- A cancelled table
+GET   {G}/                                 cancelled -       login   403      403     200     403
+POST  {G}/act/                             cancelled take    login   403      403     409     403
+POST  {G}/join/                            cancelled token   login   409      409     game    409
+# --- Results
+GET   /leaderboards/                       -         -       login   200      200     200     200
+hGET  /leaderboards/?board=wins            -         -       login   200      200     200     200
+GET   /history/                            -         -       login   200      200     200     200
+POST  /history/                            -         -       login   405      405     405     405
+GET   /players/{alice}/                    -         -       login   200      200     200     200
+GET   /players/nobody-at-all/              -         -       login   404      404     404     404
+"""
+# fmt: on
+JUNK_FORM = {
+    "username": "",
+    "email": "not-an-email",
+    "password1": "x",
+    "password2": "y",
+    "old_password": "wrong",
+    "new_password1": "a",
+    "new_password2": "b",
+    "remind_every_hours": "7",
+    "players": "9",
+    "time_zone": "Mars/Olympus_Mons",
+    "display_name": "x" * 500,
+}
+
+
+def cases():
+    rows = [line.split() for line in MATRIX.strip().splitlines()[1:]]
+    for method, address, game, data, *cells in (r for r in rows if r[0] != "#"):
+        for role, cell in zip(ROLES, cells, strict=True):
+            name = f"{method} {address} {game} {data} as {role}"
+            yield pytest.param(method, address, game, data, role, cell, id=name)
+
+
+def user_for(world: World, role: str, game: str):
+    if role == "other":
+        return world.carol if game == "open" else world.bob
+    users = {"anon": None, "stranger": world.mallory, "mover": world.alice, "staff": world.staff}
+    return users[role]
+
+
+def post_data(world: World, game, data: str) -> dict:
+    if data == "junk":
+        return dict(JUNK_FORM)
+    if data == "nobody":
+        return {"email": "nobody@example.com"}
+    if data == "move":
+        return {**first_legal(game), "version": game.version}
+    if data == "take":
+        return {"type": "take_tokens", "space": "0", "version": game.version}
+    if data == "end":
+        return {"type": "end_turn", "version": game.version}
+    if data == "version":
+        return {"version": game.version}
+    if data == "stale":
+        return {"version": game.version - 1}
+    if data == "token":
+        return {"token": game.invite_token}
+    if data == "foreign":
+        return {"token": world.other_open.invite_token}
+    return {}
+
+
+def expected(cell: str, game) -> tuple[int, str | None, bool]:
+    """(status, where a redirect leads, whether it changes something) from a cell."""
+    changes = cell.endswith("!")
+    cell = cell.removesuffix("!")
+    if cell.isdigit():
+        return int(cell), None, changes
+    return 302, f"/games/{game.pk}/" if cell == "game" else REDIRECTS[cell], changes
+
+
+@pytest.fixture(scope="module")
+def sessions(world, django_db_blocker) -> dict[int, str]:
+    """A logged-in session per player, made once (in the module's transaction)."""
+    keys = {}
+    with django_db_blocker.unblock():
+        for user in (world.alice, world.bob, world.carol, world.mallory, world.staff):
+            client = Client()
+            client.force_login(user)
+            keys[user.pk] = client.cookies[settings.SESSION_COOKIE_NAME].value
+    return keys
+
+
+@pytest.mark.parametrize(("method", "address", "game_name", "data", "role", "cell"), list(cases()))
+def test_access(world, sessions, method, address, game_name, data, role, cell):
+    game = world.fresh(getattr(world, game_name)) if game_name != "-" else None
+    path = address.format(
+        G=f"/games/{game.pk}" if game else "",
+        token=game.invite_token if game else "",
+        version=game.version if game else "",
+        colour=game.engine_state().hand[0] if game_name == "active" else "",
+        alice=world.alice.pk if address.startswith("/admin/") else world.alice.username,
+        link=unsubscribe.token_for(world.alice, "turn"),
+    )
+    client = Client()
+    user = user_for(world, role, game_name)
+    if user is not None:
+        client.cookies[settings.SESSION_COOKIE_NAME] = sessions[user.pk]
+    headers = {"HX-Request": "true"} if method.startswith("h") else {}
+    before = fingerprint() if method.endswith("POST") else None
+
+    if method.endswith("GET"):
+        response = client.get(path, headers=headers)
+    else:
+        response = client.post(path, post_data(world, game, data), headers=headers)
+
+    status, where, changes = expected(cell, game)
+    shown = f"{method} {path} as {role}: {response.status_code} {response.content[:300]!r}"
+    assert response.status_code == status, shown
+    if where is not None:
+        assert response["Location"].split("?")[0] == where, shown + response["Location"]
+    if status >= 400 and status != 405:
+        assert response.content.strip(), f"a refusal says why: {shown}"
+    if status == 405:
+        assert response["Allow"], shown
+    if before is not None:
+        assert (fingerprint() != before) == changes, ("did not change: " if changes else "") + shown
