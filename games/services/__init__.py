@@ -1,0 +1,77 @@
+"""The one place that changes a game.
+
+Every change locks the game row, checks who is asking and what page they acted from (the version),
+lets the engine judge the action, appends the move, saves state and version together, and queues
+side effects after the commit. Views call these functions and turn `GameError` into HTTP.
+
+The package is split by concern; everything public is imported here, so callers use
+`from games import services; services.play(...)`.
+"""
+
+from games.services.absent import (
+    end_stalled_game,
+    overdue_automatic_turns,
+    play_automatic_turn,
+    resign,
+    skip_turn,
+    timed_out,
+)
+from games.services.core import (
+    SITE_EVENTS,
+    STAND_IN_POLICY,
+    VERSION_CACHE_SECONDS,
+    cached_version,
+    is_automatic,
+    remember_version,
+    version_cache_key,
+)
+from games.services.errors import (
+    Conflict,
+    GameError,
+    NotAllowed,
+    NotFound,
+    PlayResult,
+    RuleViolation,
+    StaleVersion,
+)
+from games.services.tables import (
+    cancel_game,
+    create_game,
+    decline_invitation,
+    invite,
+    join_game,
+    leave_game,
+)
+from games.services.turns import finalize, games_for, play
+
+__all__ = [
+    "SITE_EVENTS",
+    "STAND_IN_POLICY",
+    "VERSION_CACHE_SECONDS",
+    "Conflict",
+    "GameError",
+    "NotAllowed",
+    "NotFound",
+    "PlayResult",
+    "RuleViolation",
+    "StaleVersion",
+    "cached_version",
+    "cancel_game",
+    "create_game",
+    "decline_invitation",
+    "end_stalled_game",
+    "finalize",
+    "games_for",
+    "invite",
+    "is_automatic",
+    "join_game",
+    "leave_game",
+    "overdue_automatic_turns",
+    "play",
+    "play_automatic_turn",
+    "remember_version",
+    "resign",
+    "skip_turn",
+    "timed_out",
+    "version_cache_key",
+]

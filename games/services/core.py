@@ -1,0 +1,133 @@
+"""The mechanics every change shares: the row lock, the version, the turn clock, saving a state."""
+
+import logging
+from datetime import timedelta
+
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games import engine, reminders
+from games.models import Game, Seat
+from games.queue import enqueue
+from games.services.errors import NotAllowed, NotFound, RuleViolation
+
+logger = logging.getLogger(__name__)
+
+
+# Short, so that if publishing a new version failed (a Redis blip), pollers see it within a minute.
+VERSION_CACHE_SECONDS = 60
+
+
+def version_cache_key(game_id: int) -> str:
+    return f"game-version:{game_id}"
+
+
+def cached_version(game_id: int) -> int | None:
+    """The game's version as last published, or None (unknown, or the cache is down)."""
+    try:
+        return cache.get(version_cache_key(game_id))
+    except Exception:  # the cache is an optimisation: Redis down must not stop the site
+        logger.warning("cache unavailable reading the version of game %s", game_id)
+        return None
+
+
+def remember_version(game_id: int, version: int) -> None:
+    try:
+        cache.set(version_cache_key(game_id), version, timeout=VERSION_CACHE_SECONDS)
+    except Exception:
+        # Pollers fall back to the database once the short-lived entry expires.
+        logger.warning("cache unavailable publishing version %s of game %s", version, game_id)
+
+
+def _publish_version(game: Game) -> None:
+    """After commit, tell pollers the new version without them touching the database."""
+    game_id, version = game.pk, game.version
+    transaction.on_commit(lambda: remember_version(game_id, version))
+
+
+def _locked(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except (Game.DoesNotExist, ValueError, TypeError):
+        raise NotFound("There is no such game.") from None
+
+
+def _bump(game: Game) -> None:
+    game.version += 1
+    _publish_version(game)
+
+
+def _save_state(game: Game, before: engine.GameState, after: engine.GameState) -> None:
+    from games import tasks  # tasks import services; import here to keep the graph acyclic
+
+    game.state = engine.state_to_json(after)
+    _bump(game)
+    if (
+        after.current_seat != before.current_seat or after.turn != before.turn
+    ) and not after.finished:
+        _start_turn_clock(game, after)
+        if after.current_seat != before.current_seat:  # one "your turn" email per turn
+            enqueue(tasks.notify_turn, game.pk, after.turn)
+    if after.finished:
+        game.status = Game.Status.FINISHED
+        game.finished_at = timezone.now()
+        game.current_seat = None
+        game.turn_deadline = None
+        enqueue(tasks.finalize_game, game.pk)
+    game.save()
+
+
+def _start_turn_clock(game: Game, state: engine.GameState) -> None:
+    """A new turn: who is to move, since when, and by when if the game has a time limit."""
+    now = timezone.now()
+    game.current_seat = seat = state.current_seat
+    game.turn_started_at = now
+    game.turn_deadline = (
+        now + timedelta(days=game.turn_limit_days) if game.turn_limit_days else None
+    )
+    mover = game.seats.select_related("user").get(position=seat)
+    reminders.plan_turn(game, mover)
+    if is_automatic(mover):
+        from games import tasks
+
+        # A moment later, as a person would; the task checks the turn is still due.
+        enqueue(tasks.play_automatic_turn, game.pk, state.turn, countdown=1)
+
+
+def _parse_action(action: object) -> engine.Action:
+    try:
+        return engine.action_from_json(action)
+    except engine.IllegalAction as exc:
+        raise RuleViolation(_sentence(str(exc))) from None
+
+
+def _same_version(expected: object, actual: int) -> bool:
+    try:
+        return int(str(expected)) == actual
+    except ValueError:
+        return False
+
+
+def _seat_of(game: Game, user: User) -> Seat:
+    seat = game.seats.filter(user=user).first() if user.is_authenticated else None
+    if seat is None:
+        raise NotAllowed("You are not playing in this game.")
+    return seat
+
+
+def _sentence(reason: str) -> str:
+    reason = reason.strip()
+    return reason[:1].upper() + reason[1:] + ("" if reason.endswith((".", "!", "?")) else ".")
+
+
+SITE_EVENTS = frozenset({"resign", "end_game"})  # logged beside engine actions, never replayed
+
+
+STAND_IN_POLICY = "easy"
+
+
+def is_automatic(seat: Seat) -> bool:
+    """Bots and players who resigned have their turns played for them."""
+    return seat.user.is_bot or seat.resigned_at is not None

@@ -1,0 +1,45 @@
+"""What a refusal looks like: a message a player can read and the HTTP status it maps to."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games import engine
+from games.models import Game, Move
+
+
+class GameError(Exception):
+    """A refusal a player can read; `status` is the HTTP status the view answers with."""
+
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotAllowed(GameError):
+    status = 403
+
+
+class NotFound(GameError):
+    status = 404
+
+
+class Conflict(GameError):
+    status = 409
+
+
+class StaleVersion(Conflict):
+    """The page was rendered from an older version; the player sees the fresh board instead."""
+
+
+class RuleViolation(GameError):
+    """The engine refused the action; the message is the engine's reason."""
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    game: Game
+    state: engine.GameState
+    move: Move

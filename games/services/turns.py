@@ -1,0 +1,93 @@
+"""Playing a turn, and the end of the game."""
+
+import logging
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from accounts.models import User
+from games import engine
+from games.models import Game, Move, Seat
+from games.narration import move_detail
+from games.services.core import (
+    _bump,
+    _locked,
+    _parse_action,
+    _same_version,
+    _save_state,
+    _seat_of,
+    _sentence,
+)
+from games.services.errors import Conflict, PlayResult, RuleViolation, StaleVersion
+
+logger = logging.getLogger(__name__)
+
+
+def play(*, game_id: int, user: User, action: object, expected_version: object) -> PlayResult:
+    """Apply one action for the user's seat, if the page they acted from is still current."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        seat = _seat_of(game, user)
+        # Who asks comes before what: a stranger's forged action is refused as a stranger's.
+        parsed = _parse_action(action)
+        if game.status == Game.Status.FINISHED:
+            raise Conflict("This game is over.")
+        if game.status != Game.Status.ACTIVE:
+            raise Conflict("This game has not started yet.")
+        if not _same_version(expected_version, game.version):
+            raise StaleVersion("The board changed since your page was drawn; here it is now.")
+        before = game.engine_state()
+        if seat.position != before.current_seat:
+            raise Conflict("It is not your turn.")
+        try:
+            after = engine.apply(before, parsed)
+        except engine.IllegalAction as exc:
+            raise RuleViolation(_sentence(str(exc))) from None
+        move = Move.objects.create(
+            game=game,
+            seq=game.moves.count() + 1,
+            seat=seat.position,
+            user=user,
+            turn=before.turn,
+            action=parsed.to_json(),
+            detail=move_detail(before, parsed, after),
+        )
+        _save_state(game, before, after)
+    return PlayResult(game=game, state=after, move=move)
+
+
+def finalize(game_id: int) -> bool:
+    """Store final scores and ranks once; False when there was nothing (left) to do."""
+    with transaction.atomic():
+        # The conditional UPDATE is the claim: a second run, or a racing one, updates 0 rows.
+        claimed = Game.objects.filter(
+            pk=game_id, status=Game.Status.FINISHED, finalized_at__isnull=True
+        ).update(finalized_at=timezone.now())
+        if not claimed:
+            return False
+        game = Game.objects.get(pk=game_id)
+        state = game.engine_state()
+        sheets = engine.score_sheets(state)
+        seats = list(game.seats.all())
+        placing = _placing(state, sheets, {s.position for s in seats if s.resigned_at})
+        for seat in seats:
+            seat.final_score = sheets[seat.position].total
+            seat.rank = placing[seat.position]
+        Seat.objects.bulk_update(seats, ["final_score", "rank"])
+        _bump(game)
+        game.save(update_fields=["version", "updated_at"])
+    return True
+
+
+def _placing(state, sheets, resigned: set[int]) -> dict[int, int]:
+    """Places by the rules (total, then animal cubes, then shared), except that players who
+    resigned come after everyone who did not."""
+    order = engine.ranking(state, sheets)
+    key = {p.seat: (p.seat not in resigned, p.total, p.animal_cubes) for p in order}
+    return {seat: 1 + sum(1 for k in key.values() if k > mine) for seat, mine in key.items()}
+
+
+def games_for(user: User):
+    """Games the user sits at or is invited to (the My games page sorts them)."""
+    return Game.objects.filter(Q(seats__user=user) | Q(invitations__user=user)).distinct()
