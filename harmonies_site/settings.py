@@ -49,6 +49,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "harmonies_site.middleware.RejectNulBytesMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -211,6 +212,7 @@ else:
 
 # --- Security (production) ------------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True
+CSRF_FAILURE_VIEW = "harmonies_site.views.csrf_failure"
 CSRF_COOKIE_HTTPONLY = False  # htmx reads no cookie (the token is in hx-headers), but forms may.
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"

@@ -315,6 +315,9 @@ def test_a_forged_invitation_token_opens_nothing(tables, stranger, token):
     client = Client()
     client.force_login(stranger)
     response = client.post(reverse("games:join", args=[mine.pk]), {"token": token})
-    assert response.status_code == 403
-    assert b"by invitation only" in response.content
+    if "\x00" in token:  # refused before any view (harmonies_site.middleware)
+        assert response.status_code == 400
+    else:
+        assert response.status_code == 403
+        assert b"by invitation only" in response.content
     assert not Seat.objects.filter(game=mine, user=stranger).exists()

@@ -1,0 +1,31 @@
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_missing_page_is_explained_in_the_sites_words(client):
+    response = client.get("/no/such/page/")
+    assert response.status_code == 404
+    assert b"Nothing here" in response.content
+
+
+def test_a_form_without_its_csrf_token_is_refused_politely(player):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(player)
+    response = client.post(reverse("profile"), {"display_name": "x"})
+    assert response.status_code == 403
+    assert b"Please try again" in response.content
+
+
+@pytest.mark.parametrize("url", ["/games/invitation/a%00b/", "/admin/?q=%00", "/players/%00/"])
+def test_a_nul_byte_in_an_address_is_a_bad_request(client, player, url):
+    client.force_login(player)
+    assert client.get(url).status_code == 400
+
+
+def test_a_nul_byte_in_a_form_is_a_bad_request(client, player):
+    client.force_login(player)
+    response = client.post(reverse("profile"), {"display_name": "a\x00b"})
+    assert response.status_code == 400
