@@ -1,17 +1,22 @@
 """Strength and speed of the bots: win rates, solo scores and decision times.
 
 Run: .venv/bin/python bench/bench_bots.py [--pairs 200] [--hard-pairs 200] [--solo 200]
-     [--budget 2.0] [--jobs 2] [--only medium-easy,hard-medium,solo]
+     [--hard-solo 200] [--budget 2.0] [--samples 2] [--jobs 2] [--max-seconds 1800]
+     [--start 0] [--only medium-easy,hard-medium,solo]
 Targets: medium beats easy in >= 90% of 2-player games and hard beats medium in >= 60% (seeded
 games on both board sides, the bots alternating seats); solo side A without spirits: medium
 averages >= 90 points and hard >= 110; per-turn decision time easy <= 0.2 s, medium <= 1 s,
-hard <= 3 s. Games run in `--jobs` processes; the figures say how many games were played.
-Prints figures only; nothing here asserts.
+hard <= 3 s. Games run in `--jobs` processes, the tasks interleaved; with `--max-seconds` no new
+game starts after that many seconds and the figures cover the games that ran (they say how many,
+with 95% intervals). `--samples` sets the hard bot's sampled futures per decision (its
+strength, independent of the machine's speed); `--budget` only caps its time. Prints figures
+only; nothing here asserts.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import time
@@ -22,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.engine import GameConfig, score_sheets, winners
+from games.engine.bots import HardBot
 from games.engine.policies import seat_policies
 from games.engine.simulate import play
 
@@ -38,15 +44,19 @@ TARGETS = {
 
 def one_game(job: tuple) -> dict:
     """Play one seeded game; the names are per seat. Returns scores, winners and turn times."""
-    task, side, seed, names, budget = job
+    task, side, seed, names, budget, samples = job
     config = GameConfig(players=len(names), side=side)
-    policies = seat_policies(",".join(names), len(names), budget)
+    policies = tuple(
+        HardBot(budget=budget, samples=samples) if isinstance(p, HardBot) else p
+        for p in seat_policies(",".join(names), len(names), budget)
+    )
     times: list[list[float]] = [[] for _ in names]
     state, _ = play(config, seed, policies, random.Random(seed), times)
     won = winners(state)
     return {
         "task": task,
         "side": side,
+        "seed": seed,
         "names": names,
         "totals": [s.total for s in score_sheets(state)],
         "wins": [(1 / len(won) if seat in won else 0.0) for seat in range(len(names))],
@@ -54,8 +64,26 @@ def one_game(job: tuple) -> dict:
     }
 
 
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a win rate (shared wins count as halves)."""
+    if not n:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def interleave(queues: list[list[tuple]]) -> list[tuple]:
+    """One job from each task in turn, so a run stopped early has covered every task."""
+    out = []
+    for i in range(max(map(len, queues), default=0)):
+        out.extend(q[i] for q in queues if i < len(q))
+    return out
+
+
 def jobs_for(args: argparse.Namespace) -> list[tuple]:
-    jobs = []
+    queues = []
     only = set(args.only.split(","))
     for task, strong, weak, games in (
         ("medium-easy", "medium", "easy", args.pairs),
@@ -63,23 +91,28 @@ def jobs_for(args: argparse.Namespace) -> list[tuple]:
     ):
         if task not in only:
             continue
-        for i in range(games):
+        jobs = []
+        queues.append(jobs)
+        for i in range(args.start, games):
             side = "AB"[i % 2]
             # Games i and i + 2 share a deal, with the bots in swapped seats.
             seed = 1000 + i // 4 * 2 + i % 2
             names = (strong, weak) if (i // 2) % 2 == 0 else (weak, strong)
-            jobs.append((task, side, seed, names, args.budget))
+            jobs.append((task, side, seed, names, args.budget, args.samples))
     if "solo" in only:
         for name in ("medium", "hard"):
-            for i in range(args.solo if name == "medium" else args.hard_solo):
-                jobs.append((f"solo-{name}", "A", 2000 + i, (name,), args.budget))
-    return jobs
+            jobs = []
+            queues.append(jobs)
+            for i in range(args.start, args.solo if name == "medium" else args.hard_solo):
+                jobs.append((f"solo-{name}", "A", 2000 + i, (name,), args.budget, args.samples))
+    return interleave(queues)
 
 
 def report(results: list[dict], seconds: float, args: argparse.Namespace) -> None:
     print(
         f"{len(results)} games in {seconds:.0f} s with {args.jobs} process(es), "
-        f"hard budget {args.budget} s"
+        f"hard budget {args.budget} s, samples {args.samples} (futures per decision: "
+        f"{args.samples} solo, {max(1, args.samples // 2)} in two-player games)"
     )
     for task, strong in (("medium-easy", "medium"), ("hard-medium", "hard")):
         games = [r for r in results if r["task"] == task]
@@ -96,15 +129,19 @@ def report(results: list[dict], seconds: float, args: argparse.Namespace) -> Non
                 for name, total in zip(r["names"], r["totals"], strict=True):
                     means[name] += total / len(part)
             scores = ", ".join(f"{n} {v:.1f}" for n, v in sorted(means.items()))
+            low, high = wilson(wins, len(part))
             print(
                 f"  side {side}: {strong} wins {100 * wins / len(part):5.1f}% "
-                f"of {len(part)} (mean points: {scores})"
+                f"of {len(part)} [95% {100 * low:.1f}-{100 * high:.1f}] (mean points: {scores})"
             )
         wins = sum(r["wins"][r["names"].index(strong)] for r in games)
         target = TARGETS[f"win {task}"]
+        low, high = wilson(wins, len(games))
+        seeds = sorted({r["seed"] for r in games})
         print(
-            f"  overall: {strong} wins {100 * wins / len(games):.1f}% "
-            f"(target >= {100 * target:.0f}%)"
+            f"  overall: {strong} wins {wins:g} of {len(games)} = {100 * wins / len(games):.1f}% "
+            f"[95% {100 * low:.1f}-{100 * high:.1f}] (target >= {100 * target:.0f}%); "
+            f"deal seeds {seeds[0]}-{seeds[-1]}"
         )
     for name in ("medium", "hard"):
         games = [r for r in results if r["task"] == f"solo-{name}"]
@@ -112,8 +149,12 @@ def report(results: list[dict], seconds: float, args: argparse.Namespace) -> Non
             continue
         totals = sorted(r["totals"][0] for r in games)
         mean = sum(totals) / len(totals)
+        sd = math.sqrt(sum((t - mean) ** 2 for t in totals) / max(1, len(totals) - 1))
+        half = 1.96 * sd / math.sqrt(len(totals))
+        seeds = sorted(r["seed"] for r in games)
         print(
-            f"\nsolo side A, no spirits, {name}: {len(games)} games, mean {mean:.1f} "
+            f"\nsolo side A, no spirits, {name}: {len(games)} games (seeds {seeds[0]}-"
+            f"{seeds[-1]}), mean {mean:.1f} [95% {mean - half:.1f}-{mean + half:.1f}] "
             f"(target >= {TARGETS[f'solo {name}']}), median {totals[len(totals) // 2]}, "
             f"min {totals[0]}, max {totals[-1]}"
         )
@@ -138,14 +179,44 @@ def main() -> None:
     parser.add_argument("--solo", type=int, default=200, help="solo games for medium")
     parser.add_argument("--hard-solo", type=int, default=200, help="solo games for hard")
     parser.add_argument("--budget", type=float, default=2.0, help="hard's seconds per decision")
+    parser.add_argument("--samples", type=int, default=2, help="hard's futures per decision")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--start", type=int, default=0, help="first game index of each task (resume a run)"
+    )
+    parser.add_argument(
+        "--max-seconds", type=float, default=None, help="start no new game after this long"
+    )
     parser.add_argument("--only", default="medium-easy,hard-medium,solo")
     args = parser.parse_args()
     jobs = jobs_for(args)
     start = time.perf_counter()
-    with Pool(args.jobs) as pool:
-        results = list(pool.imap_unordered(one_game, jobs))
+    stop = None if args.max_seconds is None else start + args.max_seconds
+    results = run(jobs, args.jobs, stop)
+    if len(results) < len(jobs):
+        print(f"stopped by --max-seconds {args.max_seconds:g}: {len(results)} of {len(jobs)} games")
     report(results, time.perf_counter() - start, args)
+
+
+def run(jobs: list[tuple], processes: int, stop: float | None) -> list[dict]:
+    """Play the jobs in `processes` workers, keeping each busy; none starts after `stop`."""
+    results: list[dict] = []
+    todo = list(reversed(jobs))
+    with Pool(processes) as pool:
+        running = []
+        while todo or running:
+            late = stop is not None and time.perf_counter() >= stop
+            while todo and not late and len(running) < processes:
+                running.append(pool.apply_async(one_game, (todo.pop(),)))
+            if late:
+                todo.clear()
+            done = [r for r in running if r.ready()]
+            for r in done:
+                results.append(r.get())
+                running.remove(r)
+            if not done:
+                time.sleep(0.05)
+    return results
 
 
 if __name__ == "__main__":

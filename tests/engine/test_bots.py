@@ -156,3 +156,26 @@ def test_the_hard_bot_returns_within_about_its_budget():
 def test_a_budget_reaches_the_hard_bot_only():
     easy, hard = seat_policies("easy,hard", 2, budget=0.5)
     assert isinstance(easy, EasyBot) and hard.budget == 0.5
+
+
+def test_the_hard_bot_keeps_its_search_settings_under_a_new_budget():
+    bot = HardBot(budget=2.0, top=4, samples=3, rival=0.25).with_budget(0.5)
+    assert (bot.budget, bot.top, bot.samples, bot.rival) == (0.5, 4, 3, 0.25)
+
+
+def test_with_a_roomy_budget_the_hard_bot_decides_by_its_samples_not_the_clock():
+    state = random_middle(GameConfig(players=1), 12, 40)
+    while state.taken_space is not None:
+        state = apply(state, random_policy(state, random.Random(0)))
+    choices = {HardBot(budget=60.0, top=3, samples=2)(state, random.Random(5)) for _ in range(2)}
+    assert len(choices) == 1
+    assert choices.pop() in legal_actions(state)
+
+
+def test_the_plans_compared_are_distinct_positions():
+    from games.engine.bots.planner import Settings, plan_turn
+
+    state = new_game(GameConfig(players=2), 4)
+    plans = plan_turn(state, Settings(), random.Random(0), top=8)
+    keys = {(p.state.mover, p.state.central, p.state.display) for p in plans}
+    assert len(keys) == len(plans)

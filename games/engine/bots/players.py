@@ -106,20 +106,34 @@ class MediumBot(Bot):
 
 
 class HardBot(Bot):
-    """A wider search, then the best plans are compared by sampled futures within a budget."""
+    """A wider search, then its best `top` plans are compared over sampled futures.
+
+    A future plays the plan in a sampled world, the others reply greedily, then our best next
+    turn is valued. The comparison plays `samples` futures in a solo game and `samples` divided
+    by the number of players (at least one) otherwise, the same futures for every plan, so the
+    lookahead work per decision is fixed and a decision depends on the seed, not on the
+    machine's speed; `budget` (seconds) only caps it: the wide search stops giving boards the
+    card stage at half the budget and no new future starts past 90% of it. With rivals a future
+    is worth our value less `rival` times the best rival's, so plans that take what a rival
+    wanted are preferred.
+    """
 
     name = "hard"
 
-    def __init__(self, budget: float = 2.0, top: int = 6) -> None:
+    def __init__(
+        self, budget: float = 2.0, top: int = 10, samples: int = 2, rival: float = 0.5
+    ) -> None:
         # A small budget gets the medium search, so that the first plan fits in it too.
         wide = budget >= 0.5
         super().__init__(Settings(beam=24 if wide else 12, keep=10 if wide else 6, focus=16))
         self.budget = budget
         self.top = top
+        self.samples = samples
+        self.rival = rival
         self.lookahead = Settings(beam=3, keep=2, focus=8)
 
     def with_budget(self, budget: float) -> HardBot:
-        return HardBot(budget=budget, top=self.top)
+        return HardBot(budget=budget, top=self.top, samples=self.samples, rival=self.rival)
 
     def choose(self, view: dict[str, Any], world: GameState, rng: random.Random) -> Plan:
         start = time.perf_counter()
@@ -137,7 +151,8 @@ class HardBot(Bot):
         seat = world.current_seat
         totals = [0.0] * len(plans)
         rounds = 0
-        while time.perf_counter() < deadline:
+        wanted = self.samples if world.config.solo else max(1, self.samples // len(world.players))
+        while rounds < wanted and time.perf_counter() < deadline:
             future = sample_state(view, rng)
             values = []
             for plan in plans:
@@ -158,14 +173,21 @@ class HardBot(Bot):
         state = future
         for action in plan.actions:
             state = apply(state, action)
+        rivals: dict[int, float] = {}
         while not state.finished and state.current_seat != seat:
             other = state
             if other.mover.spirit_options:
                 other = apply(other, ChooseSpirit(other.mover.spirit_options[0]))
             reply = plan_turn(other, self.lookahead, rng)[0]
+            rivals[other.current_seat] = reply.value
             for action in reply.actions:
                 other = apply(other, action)
             state = other
         if state.finished:
-            return float(score_sheet(state, seat).total)
-        return plan_turn(state, self.lookahead, rng)[0].value
+            mine = float(score_sheet(state, seat).total)
+            others = [
+                float(score_sheet(state, s).total) for s in range(len(state.players)) if s != seat
+            ]
+            return mine - self.rival * max(others, default=0.0)
+        mine = plan_turn(state, self.lookahead, rng)[0].value
+        return mine - self.rival * max(rivals.values(), default=0.0)
