@@ -55,8 +55,13 @@ print(json.dumps(out))
 """
 
 
-def test_production_cookies_are_secure_and_https_is_enforced():
-    result = run_manage("shell", "--no-imports", "-c", READ_PRODUCTION, env=PRODUCTION_ENV)
+def test_production_cookies_are_secure_and_https_is_enforced(tmp_path):
+    # Production serves hashed static files from a manifest, so collect them first, as a
+    # deployment does (a fresh clone has none).
+    env = {**PRODUCTION_ENV, "STATIC_ROOT": str(tmp_path / "static")}
+    collected = run_manage("collectstatic", "--no-input", env=env)
+    assert collected.returncode == 0, collected.stderr
+    result = run_manage("shell", "--no-imports", "-c", READ_PRODUCTION, env=env)
     assert result.returncode == 0, result.stderr
     production = json.loads(result.stdout.strip().splitlines()[-1])
     assert production["DEBUG"] is False
