@@ -33,12 +33,14 @@ ACTION_FIELDS = ("space", "colour", "cell", "card_id", "discard")
 @login_required
 @require_GET
 def my_games(request: HttpRequest) -> HttpResponse:
+    mine_all = services.games_for(request.user).prefetch_related("seats__user")
+    # Games still in play, all of them; finished ones, the latest 30 (History has the rest).
     games = list(
-        services.games_for(request.user)
-        .exclude(status=Game.Status.CANCELLED)
-        .prefetch_related("seats__user")
-        .order_by("-updated_at")
+        mine_all.exclude(status__in=[Game.Status.CANCELLED, Game.Status.FINISHED]).order_by(
+            "-updated_at"
+        )
     )
+    games += list(mine_all.filter(status=Game.Status.FINISHED).order_by("-finished_at")[:30])
     mine = {s.game_id: s for g in games for s in g.seats.all() if s.user_id == request.user.pk}
     your_turn, waiting, open_tables, invitations, finished = [], [], [], [], []
     for game in games:
@@ -65,7 +67,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
             "waiting": waiting,
             "open_tables": open_tables,
             "invitations": invitations,
-            "finished": finished[:30],
+            "finished": finished,
         },
     )
 
