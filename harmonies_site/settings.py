@@ -232,3 +232,9 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {"axes": {"level": "WARNING"}},
 }
+if CELERY_TASK_ALWAYS_EAGER:
+    # Tasks run inside the web process: their "succeeded" lines and the in-memory broker's
+    # notice about a missing hostname would drown out the development server's own output.
+    LOGGING["loggers"].update(
+        {"celery.app.trace": {"level": "WARNING"}, "kombu": {"level": "ERROR"}}
+    )
