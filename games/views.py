@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import presence, services
 from games.bot_players import bots_for
 from games.forms import NewGameForm
-from games.models import Game
+from games.models import Game, Seat
 from games.presenters import full_log, game_page
 
 # The page's independent fragments; an action re-renders only those it can change.
@@ -114,8 +114,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 @require_GET
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
-    seats = list(game.seats.select_related("user"))
-    my_seat = next((s for s in seats if s.user_id == request.user.pk), None)
+    seats, my_seat = _seating(game, request.user)
     if game.status in (Game.Status.OPEN, Game.Status.CANCELLED):
         return _table_page(request, game, seats, my_seat)
     if my_seat is None:
@@ -136,8 +135,8 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def move_log(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
-    seats = list(game.seats.select_related("user"))
-    if not any(s.user_id == request.user.pk for s in seats):
+    seats, my_seat = _seating(game, request.user)
+    if my_seat is None:
         return _refuse(request, "You are not playing in this game.", 403)
     return render(request, "games/log.html", {"game": game, "log": full_log(game, seats)})
 
@@ -166,8 +165,7 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         notice, status = "", 200
         changed = CHANGED_BY.get(action.get("type"), ALL_FRAGMENTS)
         game = result.game
-    seats = list(game.seats.select_related("user"))
-    my_seat = next(s for s in seats if s.user_id == request.user.pk)
+    seats, my_seat = _seating(game, request.user)  # seated: services.play checked it
     if game.status != Game.Status.ACTIVE:
         changed = ALL_FRAGMENTS
     context = game_page(game, seats, my_seat)
@@ -219,8 +217,7 @@ def join(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def invitation_link(request: HttpRequest, token: str) -> HttpResponse:
     game = get_object_or_404(Game, invite_token=token)
-    seats = list(game.seats.select_related("user"))
-    my_seat = next((s for s in seats if s.user_id == request.user.pk), None)
+    seats, my_seat = _seating(game, request.user)
     if my_seat is not None or game.status != Game.Status.OPEN:
         return redirect(game)
     return _table_page(request, game, seats, my_seat, token=token)
@@ -259,6 +256,12 @@ def absent_player(request: HttpRequest, game_id: int, verb: str) -> HttpResponse
     except services.GameError as exc:
         return _refuse(request, exc.message, exc.status)
     return redirect("games:detail", game_id=game_id)
+
+
+def _seating(game: Game, user) -> tuple[list[Seat], Seat | None]:
+    """Everyone at the table (with their users, in one query) and the viewer's own seat."""
+    seats = list(game.seats.select_related("user"))
+    return seats, next((s for s in seats if s.user_id == user.pk), None)
 
 
 def _table_page(request, game, seats, my_seat, token: str | None = None) -> HttpResponse:
