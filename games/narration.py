@@ -9,15 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from games import engine
+from games.engine.tokens import COLOUR_NAMES
 
-COLOUR_WORDS = {
-    "blue": "water (blue)",
-    "gray": "mountain (gray)",
-    "brown": "trunk (brown)",
-    "green": "foliage (green)",
-    "yellow": "field (yellow)",
-    "red": "building (red)",
-}
+# "water (blue)": the landscape and the colour, so both kinds of player recognise the token.
+COLOUR_WORDS = {colour: f"{name} ({colour})" for colour, name in COLOUR_NAMES.items()}
 
 
 def move_detail(

@@ -20,7 +20,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from games.engine import geometry
-from games.engine.tokens import COLOURS, LANDSCAPES, Landscape
+from games.engine.tokens import COLOUR_NAMES, COLOURS, LANDSCAPES, Landscape
 
 __all__ = [
     "COLOUR_WORDS",
@@ -48,14 +48,7 @@ INK_LIGHT = "#fffaf0"
 PAPER = "#efe7d4"
 PAPER_EDGE = "#cfc3a6"
 
-COLOUR_WORDS = {
-    "blue": "water",
-    "gray": "mountain",
-    "brown": "trunk",
-    "green": "foliage",
-    "yellow": "field",
-    "red": "building",
-}
+COLOUR_WORDS = COLOUR_NAMES  # the engine names the colours; the pictures use its words
 
 LANDSCAPE_WORDS = {
     Landscape.EMPTY: "empty",

@@ -34,15 +34,17 @@ LEGAL_STACKS: frozenset[Stack] = frozenset(
     }
 )
 
-# What each colour is called in a sentence to a player.
-TOKEN_NAMES = {
-    "blue": "a water token",
-    "gray": "a mountain token",
-    "brown": "a trunk token",
-    "green": "a foliage token",
-    "yellow": "a field token",
-    "red": "a building token",
+# The landscape word for each colour, the one name players use for it everywhere.
+COLOUR_NAMES = {
+    "blue": "water",
+    "gray": "mountain",
+    "brown": "trunk",
+    "green": "foliage",
+    "yellow": "field",
+    "red": "building",
 }
+# What each colour is called in a sentence to a player.
+TOKEN_NAMES = {colour: f"a {name} token" for colour, name in COLOUR_NAMES.items()}
 
 
 class Landscape(enum.IntEnum):
