@@ -132,6 +132,8 @@ def game_page(
         "deadline": game.turn_deadline,
         "timed_out": services.timed_out(game) and not my_turn,
         "i_resigned": viewer_seat is not None and viewer_seat.resigned_at is not None,
+        "resign_ends_game": viewer_seat is not None
+        and services.resigning_ends_game(seats, viewer_seat),
         "current_name": by_position[state.current_seat].user.public_name,
         "selected_token": token,
         "selected_card": card,

@@ -13,6 +13,7 @@ from games.services.absent import (
     overdue_automatic_turns,
     play_automatic_turn,
     resign,
+    resigning_ends_game,
     skip_turn,
     timed_out,
 )
@@ -71,6 +72,7 @@ __all__ = [
     "play_automatic_turn",
     "remember_version",
     "resign",
+    "resigning_ends_game",
     "skip_turn",
     "timed_out",
     "version_cache_key",

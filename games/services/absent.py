@@ -80,9 +80,16 @@ def end_stalled_game(*, game_id: int, user: User, expected_version: object) -> G
     return game
 
 
+def resigning_ends_game(seats: list[Seat], leaving: Seat) -> bool:
+    """Whether the game ends when `leaving` resigns: it goes on only while at least two players
+    remain, one of them a person (not a bot, not someone who resigned) to play against."""
+    others = [s for s in seats if s.pk != leaving.pk and s.resigned_at is None]
+    return len(others) <= 1 or all(s.user.is_bot for s in others)
+
+
 def resign(*, game_id: int, user: User) -> Game:
-    """A player gives up. With one opponent left the game ends; otherwise the stand-in plays
-    the resigned seat's turns. Either way the resigned player is ranked last."""
+    """A player gives up. The game ends when one opponent, or only bots, would be left;
+    otherwise the stand-in plays the resigned seat's turns. The resigner is ranked last."""
     with transaction.atomic():
         game = _locked(game_id)
         seat = _seat_of(game, user)
@@ -93,8 +100,7 @@ def resign(*, game_id: int, user: User) -> Game:
         seat.resigned_at = timezone.now()
         seat.save(update_fields=["resigned_at"])
         _log_site_event(game, seat, "resign")
-        still_playing = [s for s in game.seats.select_related("user") if s.resigned_at is None]
-        if not any(not s.user.is_bot for s in still_playing) or len(still_playing) <= 1:
+        if resigning_ends_game(list(game.seats.select_related("user")), seat):
             _finish_early(game, reason="resigned")
         else:
             state = game.engine_state()

@@ -174,3 +174,30 @@ def test_a_lost_bot_turn_is_played_by_the_sweep(player, monkeypatch):
         assert tasks.sweep_automatic_turns() == 1
     game.refresh_from_db()
     assert user_to_move(game) == player
+
+
+@pytest.mark.parametrize(
+    ("table", "ends"),
+    [
+        (["human"], True),  # one opponent left
+        (["easy"], True),
+        (["human", "easy"], False),  # a person remains to play against
+        (["easy", "hard"], True),  # only bots would be left
+        (["human", "human"], False),
+    ],
+)
+def test_the_page_says_what_resigning_will_do(player, client, table, ends):
+    humans = [UserFactory() for kind in table if kind == "human"]
+    bots = bots_for([kind for kind in table if kind != "human"])
+    game = services.create_game(
+        creator=player, players=1 + len(table), side="A", spirits=False,
+        invitees=humans, bots=bots,
+    )  # fmt: skip
+    for human in humans:
+        services.join_game(game_id=game.pk, user=human)
+    seat = game.seats.select_related("user").get(user=player)
+    assert services.resigning_ends_game(list(game.seats.select_related("user")), seat) is ends
+    client.force_login(player)
+    html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert ("The game ends at once" in html) is ends
+    assert ("A stand-in will play your remaining turns" in html) is not ends
