@@ -54,21 +54,26 @@ def play_to_the_end(game: Game, seed: int = 0, limit: int = 5000) -> Game:
     raise AssertionError("the game did not end")
 
 
+def play_one_action(game: Game, rng: random.Random) -> None:
+    """One random legal action of the current turn, ending the turn once nothing is in hand."""
+    state = game.engine_state()
+    actions = [a for a in engine.legal_actions(state) if not isinstance(a, engine.ResetTurn)]
+    ends = [a for a in actions if isinstance(a, engine.EndTurn)]
+    action = ends[0] if ends and not state.hand else rng.choice(actions)
+    services.play(
+        game_id=game.pk,
+        user=user_to_move(game),
+        action=action.to_json(),
+        expected_version=game.version,
+    )
+    game.refresh_from_db()
+
+
 def play_turns(game: Game, turns: int, seed: int = 0) -> Game:
     """Plays whole turns of random legal actions through services.play."""
     rng = random.Random(seed)
     game.refresh_from_db()
     target = game.engine_state().turn + turns
     while game.status == Game.Status.ACTIVE and game.engine_state().turn < target:
-        state = game.engine_state()
-        actions = [a for a in engine.legal_actions(state) if not isinstance(a, engine.ResetTurn)]
-        ends = [a for a in actions if isinstance(a, engine.EndTurn)]
-        action = ends[0] if ends and not state.hand else rng.choice(actions)
-        services.play(
-            game_id=game.pk,
-            user=user_to_move(game),
-            action=action.to_json(),
-            expected_version=game.version,
-        )
-        game.refresh_from_db()
+        play_one_action(game, rng)
     return game

@@ -14,11 +14,17 @@ from django.urls import reverse
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from games import emails, engine, presence, services, tasks
+from games import emails, presence, services, tasks
 from games.bot_players import bots_for
 from games.models import Game, Seat
 from games.narration import describe
-from tests.games.helpers import play_to_the_end, play_turns, start_game, user_to_move
+from tests.games.helpers import (
+    play_one_action,
+    play_to_the_end,
+    play_turns,
+    start_game,
+    user_to_move,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -32,21 +38,6 @@ def waiting_player(game: Game):
     """The player who will move next, once the one to move ends their turn."""
     mover = user_to_move(game)
     return game.seats.exclude(user=mover).get().user
-
-
-def play_one_action(game: Game, rng: random.Random) -> None:
-    """One legal action of the current turn, ending it as soon as nothing is left in hand."""
-    state = game.engine_state()
-    actions = [a for a in engine.legal_actions(state) if not isinstance(a, engine.ResetTurn)]
-    ends = [a for a in actions if isinstance(a, engine.EndTurn)]
-    action = ends[0] if ends and not state.hand else rng.choice(actions)
-    services.play(
-        game_id=game.pk,
-        user=user_to_move(game),
-        action=action.to_json(),
-        expected_version=game.version,
-    )
-    game.refresh_from_db()
 
 
 def turn_emails():
