@@ -200,6 +200,3 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id} move {self.seq}"
-
-    def engine_action(self) -> engine.Action:
-        return engine.action_from_json(self.action)
