@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from games import engine
 from games.models import Game
 from games.services import SITE_EVENTS
 
 
-def replayed_state(game: Game, upto: int | None = None) -> engine.GameState:
-    """The engine state after the first `upto` moves (all moves when None)."""
-    moves = game.moves.order_by("seq").values_list("action", flat=True)
-    if upto is not None:
-        moves = moves[:upto]
-    actions = [a for a in moves if a.get("type") not in SITE_EVENTS]
-    return engine.replay(game.config, game.seed, actions)
+def replay_log(game: Game, actions: Iterable[dict]) -> engine.GameState:
+    """The engine state after these logged actions, in order, from the game's seed. Site events
+    (a resignation, a game ended early) are in the log for people, not for the engine."""
+    moves = [action for action in actions if action.get("type") not in SITE_EVENTS]
+    return engine.replay(game.config, game.seed, moves)
+
+
+def replayed_state(game: Game) -> engine.GameState:
+    """The engine state after the whole move log."""
+    return replay_log(game, game.moves.order_by("seq").values_list("action", flat=True))
 
 
 def verify(game: Game) -> str | None:

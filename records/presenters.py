@@ -20,7 +20,7 @@ from games import engine
 from games.models import Game, Move, Seat
 from games.narration import describe
 from games.presenters import CATEGORIES, score_rows
-from games.services import SITE_EVENTS
+from games.replaying import replay_log
 from games.svg import board_svg
 from records.forms import BOARDS
 from records.models import PROVISIONAL_GAMES, Pool, Rating, SeatResult
@@ -306,8 +306,7 @@ def replay(game: Game, seats: list[Seat], moves: list[Move], upto: int) -> dict[
     total = len(moves)
     upto = max(0, min(upto, total))
     names = _names(seats)
-    actions = [m.action for m in moves[:upto] if m.action.get("type") not in SITE_EVENTS]
-    state = engine.replay(game.config, game.seed, actions)
+    state = replay_log(game, [m.action for m in moves[:upto]])
     view = engine.view_for(state, None)
     sheets = engine.score_sheets(state)
     last = moves[upto - 1] if upto else None
