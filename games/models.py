@@ -68,6 +68,9 @@ class Game(models.Model):
     seed = models.BigIntegerField(null=True, blank=True)
     state = models.TextField(blank=True, help_text="Engine state, canonical JSON.")
     version = models.PositiveIntegerField(default=0, help_text="Bumped on every change.")
+    # Moves logged so far: the next one is number move_count + 1, known without counting the
+    # log while the row is locked.
+    move_count = models.PositiveIntegerField(default=0)
     current_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
     # Set with turn_started_at when the game has a turn time limit.

@@ -122,6 +122,7 @@ def game_page(
 
     return {
         "game": game,
+        "act_url": act_url,
         "poll_seconds": settings.GAME_POLL_SECONDS,
         "presence_token": presence.token_for(game.pk, viewer_seat.user_id) if viewer_seat else "",
         "state_view": view,
@@ -187,15 +188,16 @@ def _log(game: Game, by_position: dict[int, Seat], limit: int | None = LOG_LENGT
     if limit is not None:
         moves = moves[:limit]
     entries = []
-    for move in moves:
-        seat = by_position.get(move.seat)
-        name = seat.user.public_name if seat else f"Seat {move.seat + 1}"
-        at = timezone.localtime(move.created_at)
+    rows = moves.values_list("seq", "seat", "turn", "action", "detail", "created_at")
+    for seq, position, turn, action, detail, created_at in rows:
+        seat = by_position.get(position)
+        name = seat.user.public_name if seat else f"Seat {position + 1}"
+        at = timezone.localtime(created_at)
         entries.append(
             {
-                "seq": move.seq,
-                "turn": move.turn,
-                "text": describe(move.action, move.detail, name),
+                "seq": seq,
+                "turn": turn,
+                "text": describe(action, detail, name),
                 "iso": at.isoformat(),
                 "title": at.strftime("%d %b %Y, %H:%M"),
                 "clock": at.strftime("%H:%M"),

@@ -289,45 +289,19 @@ def board_svg(
 
     hexes = []
     for (col, row), name in zip(geo.cells, geo.names, strict=True):
-        cx = BOARD_PAD + r + 1.5 * r * col
-        cy = BOARD_PAD + r * SQRT3 * (row + 0.5 + (col % 2) / 2)
-        stack = tuple(stacks.get(name, ()))
-        words = f"{name}: {describe_stack(stack)}"
-        cube_kind = None
-        if name == spirit_hex:
-            cube_kind, words = "spirit", words + ", spirit cube"
-        elif name in cubes:
-            cube_kind, words = "animal", words + ", animal cube"
-        classes = ["hex", "hex-empty" if not stack else "hex-filled"]
-        parts = [
-            f'<polygon class="hex-cell" points="{hex_points(cx, cy, r - 1.5)}"'
-            f' fill="{PAPER}" stroke="{PAPER_EDGE}" stroke-width="1.5"/>',
-            stack_picture(stack, cx, cy, r * 0.82, cube_kind=cube_kind),
-        ]
-        # Outlines sit inside the hex so neighbours drawn later never cover them.
-        if name in habitat:
-            classes.append("hex-habitat")
-            words += ", part of the habitat"
-            parts.append(_ring("hex-ring-habitat", cx, cy, r - 4, "#d9480f", 4, ""))
-        if name in emphasis:
-            classes.append("hex-emphasis")
-            words += ", counted"
-            inset = 9 if name in habitat else 4
-            parts.append(_ring("hex-ring-emphasis", cx, cy, r - inset, INK_DARK, 2.5, "1 4"))
-        extra = ' role="img"'
-        if name in targets:
-            classes.append("hex-target")
-            attrs = dict(targets[name])
-            attrs.setdefault("aria-label", words)
-            extra_class = attrs.pop("class", "")
-            if extra_class:
-                classes.append(extra_class)
-            extra = ' role="button" tabindex="0"' + html_attrs(attrs)
-            inset = 4 + 5 * ((name in habitat) + (name in emphasis))
-            parts.append(_ring("hex-ring-target", cx, cy, r - inset, "#1d5fd1", 3, "7 4"))
+        cube_kind = "spirit" if name == spirit_hex else "animal" if name in cubes else None
+        target = targets.get(name)
         hexes.append(
-            f'<g class="{escape(" ".join(classes))}" data-cell="{escape(name)}"{extra}>'
-            f"<title>{escape(words)}</title>{''.join(parts)}</g>"
+            _hex_group(
+                col,
+                row,
+                name,
+                tuple(stacks.get(name, ())),
+                cube_kind,
+                name in habitat,
+                name in emphasis,
+                None if target is None else tuple(target.items()),
+            )
         )
 
     board_class = f"board board-{side}" + (" board-compact" if compact else "")
@@ -339,6 +313,60 @@ def board_svg(
         f' aria-label="{escape(label)}" viewBox="0 0 {num(width)} {num(height)}"'
         f' width="{num(width)}" height="{num(height)}" font-family="system-ui, sans-serif">'
         f"{''.join(hexes)}</svg>"
+    )
+
+
+@lru_cache(maxsize=16384)
+def _hex_group(
+    col: int,
+    row: int,
+    name: str,
+    stack: tuple[str, ...],
+    cube_kind: str | None,
+    in_habitat: bool,
+    in_emphasis: bool,
+    target: tuple[tuple[str, str], ...] | None,
+) -> str:
+    """One board hex as an SVG group. Cached: a page draws two to four boards of 19 to 23 hexes,
+    and most hexes look the same from one request to the next."""
+    r = BOARD_R
+    cx = BOARD_PAD + r + 1.5 * r * col
+    cy = BOARD_PAD + r * SQRT3 * (row + 0.5 + (col % 2) / 2)
+    words = f"{name}: {describe_stack(stack)}"
+    if cube_kind == "spirit":
+        words += ", spirit cube"
+    elif cube_kind == "animal":
+        words += ", animal cube"
+    classes = ["hex", "hex-empty" if not stack else "hex-filled"]
+    parts = [
+        f'<polygon class="hex-cell" points="{hex_points(cx, cy, r - 1.5)}"'
+        f' fill="{PAPER}" stroke="{PAPER_EDGE}" stroke-width="1.5"/>',
+        stack_picture(stack, cx, cy, r * 0.82, cube_kind=cube_kind),
+    ]
+    # Outlines sit inside the hex so neighbours drawn later never cover them.
+    if in_habitat:
+        classes.append("hex-habitat")
+        words += ", part of the habitat"
+        parts.append(_ring("hex-ring-habitat", cx, cy, r - 4, "#d9480f", 4, ""))
+    if in_emphasis:
+        classes.append("hex-emphasis")
+        words += ", counted"
+        inset = 9 if in_habitat else 4
+        parts.append(_ring("hex-ring-emphasis", cx, cy, r - inset, INK_DARK, 2.5, "1 4"))
+    extra = ' role="img"'
+    if target is not None:
+        classes.append("hex-target")
+        attrs = dict(target)
+        attrs.setdefault("aria-label", words)
+        extra_class = attrs.pop("class", "")
+        if extra_class:
+            classes.append(extra_class)
+        extra = ' role="button" tabindex="0"' + html_attrs(attrs)
+        inset = 4 + 5 * (in_habitat + in_emphasis)
+        parts.append(_ring("hex-ring-target", cx, cy, r - inset, "#1d5fd1", 3, "7 4"))
+    return (
+        f'<g class="{escape(" ".join(classes))}" data-cell="{escape(name)}"{extra}>'
+        f"<title>{escape(words)}</title>{''.join(parts)}</g>"
     )
 
 

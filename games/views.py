@@ -159,13 +159,14 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         game = Game.objects.get(pk=game_id)  # the fresh board, whatever the page showed
         if game.status not in (Game.Status.ACTIVE, Game.Status.FINISHED):
             return _refuse(request, exc.message, exc.status)  # a table has no board to draw
+        seats, my_seat = _seating(game, request.user)  # seated: services.play checked it
     else:
         if not request.htmx:
             return redirect("games:detail", game_id=game_id)
         notice, status = "", 200
         changed = CHANGED_BY.get(action.get("type"), ALL_FRAGMENTS)
-        game = result.game
-    seats, my_seat = _seating(game, request.user)  # seated: services.play checked it
+        game, seats = result.game, result.seats
+        my_seat = next(s for s in seats if s.user_id == request.user.pk)
     if game.status != Game.Status.ACTIVE:
         changed = ALL_FRAGMENTS
     context = game_page(game, seats, my_seat)
@@ -286,12 +287,8 @@ def _table_page(request, game, seats, my_seat, token: str | None = None) -> Http
 
 
 def _fragments(request, context, names, status: int = 200) -> HttpResponse:
-    html = "".join(
-        render(request, f"games/game.html#{name}", {**context, "oob": True}).content.decode()
-        for name in ("version", *names)
-    )
-    notice = render(request, "games/game.html#notice-text", context).content.decode()
-    return HttpResponse(notice + html, status=status)
+    context = {**context, "fragment_templates": [f"games/game.html#{name}" for name in names]}
+    return render(request, "games/_fragments.html", context, status=status)
 
 
 def _refuse(request: HttpRequest, message: str, status: int) -> HttpResponse:

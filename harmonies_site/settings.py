@@ -179,7 +179,9 @@ PASSWORD_RESET_RATE = env.str("PASSWORD_RESET_RATE", default="5/h")
 # --- I18n, static ------------------------------------------------------------------------------
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"
-USE_I18N = True
+# The site is in English only. Translation machinery off: it was a tenth of a game page's CPU
+# (a language lookup per number and per URL rendered), and every date format is explicit.
+USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "static/"

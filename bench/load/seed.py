@@ -100,6 +100,7 @@ def fast_forward(game: Game, users_by_seat: dict, actions: list[engine.Action]) 
         Move.objects.bulk_create(moves, batch_size=1000)
         game.state = engine.state_to_json(state)
         game.version += len(actions)
+        game.move_count = len(actions)
         game.current_seat = state.current_seat
         game.turn_started_at = turn_started
         game.save()

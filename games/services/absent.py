@@ -17,6 +17,7 @@ from games.services.core import (
     STAND_IN_POLICY,
     _bump,
     _locked,
+    _next_seq,
     _same_version,
     _save_state,
     _seat_of,
@@ -138,16 +139,14 @@ def _play_turn_for(game: Game, state: engine.GameState, *, policy: str, detail: 
     choose = engine.get_policy(policy)
     rng = random.Random(f"{game.seed}:{state.turn}")
     before, turn, seat = state, state.turn, state.current_seat
-    seq = game.moves.count()
     moves = []
     while not state.finished and state.turn == turn:
         action = choose(state, rng)
         after = engine.apply(state, action)
-        seq += 1
         moves.append(
             Move(
                 game=game,
-                seq=seq,
+                seq=_next_seq(game),
                 seat=seat,
                 user=None,
                 turn=turn,
@@ -163,7 +162,7 @@ def _play_turn_for(game: Game, state: engine.GameState, *, policy: str, detail: 
 def _log_site_event(game: Game, seat: Seat, kind: str) -> None:
     Move.objects.create(
         game=game,
-        seq=game.moves.count() + 1,
+        seq=_next_seq(game),
         seat=seat.position,
         user=seat.user,
         turn=game.engine_state().turn,

@@ -54,6 +54,12 @@ def _locked(game_id: int) -> Game:
         raise NotFound("There is no such game.") from None
 
 
+def _next_seq(game: Game) -> int:
+    """The number of the move about to be logged; the caller saves the locked game."""
+    game.move_count += 1
+    return game.move_count
+
+
 def _bump(game: Game) -> None:
     game.version += 1
     _publish_version(game)
@@ -108,6 +114,15 @@ def _same_version(expected: object, actual: int) -> bool:
         return int(str(expected)) == actual
     except ValueError:
         return False
+
+
+def _seating(game: Game, user: User) -> tuple[list[Seat], Seat]:
+    """Everyone at the table (with their users, one query) and the user's own seat."""
+    seats = list(game.seats.select_related("user"))
+    seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+    if seat is None:
+        raise NotAllowed("You are not playing in this game.")
+    return seats, seat
 
 
 def _seat_of(game: Game, user: User) -> Seat:

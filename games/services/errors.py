@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games import engine
-from games.models import Game, Move
+from games.models import Game, Move, Seat
 
 
 class GameError(Exception):
@@ -43,3 +43,4 @@ class PlayResult:
     game: Game
     state: engine.GameState
     move: Move
+    seats: list[Seat]  # everyone at the table with their users, so a page can be drawn at once

@@ -13,10 +13,11 @@ from games.narration import move_detail
 from games.services.core import (
     _bump,
     _locked,
+    _next_seq,
     _parse_action,
     _same_version,
     _save_state,
-    _seat_of,
+    _seating,
     _sentence,
 )
 from games.services.errors import Conflict, PlayResult, RuleViolation, StaleVersion
@@ -28,7 +29,7 @@ def play(*, game_id: int, user: User, action: object, expected_version: object) 
     """Apply one action for the user's seat, if the page they acted from is still current."""
     with transaction.atomic():
         game = _locked(game_id)
-        seat = _seat_of(game, user)
+        seats, seat = _seating(game, user)
         # Who asks comes before what: a stranger's forged action is refused as a stranger's.
         parsed = _parse_action(action)
         if game.status == Game.Status.FINISHED:
@@ -46,7 +47,7 @@ def play(*, game_id: int, user: User, action: object, expected_version: object) 
             raise RuleViolation(_sentence(str(exc))) from None
         move = Move.objects.create(
             game=game,
-            seq=game.moves.count() + 1,
+            seq=_next_seq(game),
             seat=seat.position,
             user=user,
             turn=before.turn,
@@ -54,7 +55,7 @@ def play(*, game_id: int, user: User, action: object, expected_version: object) 
             detail=move_detail(before, parsed, after),
         )
         _save_state(game, before, after)
-    return PlayResult(game=game, state=after, move=move)
+    return PlayResult(game=game, state=after, move=move, seats=seats)
 
 
 def finalize(game_id: int) -> bool:

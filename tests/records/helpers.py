@@ -76,6 +76,7 @@ def quick_game(
         state=engine.state_to_json(state),
         started_at=when,
         finished_at=when,
+        move_count=len(log),
     )
     Seat.objects.bulk_create(
         Seat(game=game, user=user, position=seat_of_place[i])

@@ -54,6 +54,7 @@ def with_moves(game: Game, count: int, seed: int = 0) -> Game:
     Move.objects.bulk_create(moves)
     game.state = engine.state_to_json(state)
     game.version += count
+    game.move_count += count
     game.current_seat = state.current_seat
     game.save()
     assert verify(game) is None
