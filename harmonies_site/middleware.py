@@ -1,8 +1,10 @@
-"""Requests the database could never answer are refused before any view sees them."""
+"""Requests the site cannot serve are refused in words: before any view when the database could
+never answer them, after the view when it answered with a bare status."""
 
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import render
 
 
 class RejectNulBytesMiddleware:
@@ -20,3 +22,27 @@ class RejectNulBytesMiddleware:
         ):
             return HttpResponseBadRequest("This form contains a character it cannot have.")
         return self.get_response(request)
+
+
+class ExplainMethodNotAllowedMiddleware:
+    """Django's require_GET and require_POST answer 405 with an empty body; say what the address
+    takes instead (plain text to htmx, the site's error page to a browser). The Allow header
+    stays."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code != 405 or response.content:
+            return response
+        methods = response.get("Allow", "").replace(" ", "").split(",")
+        allowed = [m for m in methods if m and m not in ("HEAD", "OPTIONS")]  # not for people
+        message = f"This address does not take {request.method} requests"
+        message += f"; it takes {' and '.join(allowed)}." if allowed else "."
+        if request.headers.get("HX-Request") == "true":
+            explained = HttpResponse(message, status=405, content_type="text/plain; charset=utf-8")
+        else:
+            explained = render(request, "405.html", {"message": message}, status=405)
+        explained["Allow"] = response.get("Allow", "")
+        return explained

@@ -29,3 +29,20 @@ def test_a_nul_byte_in_a_form_is_a_bad_request(client, player):
     client.force_login(player)
     response = client.post(reverse("profile"), {"display_name": "a\x00b"})
     assert response.status_code == 400
+
+
+def test_a_wrong_method_is_explained_and_keeps_its_allow_header(client, player):
+    client.force_login(player)
+    response = client.get("/accounts/logout/")
+    assert response.status_code == 405
+    assert response["Allow"] == "POST, OPTIONS"
+    assert b"does not take GET requests; it takes POST." in response.content
+    assert b"Back to your games" in response.content  # the site's page, not a bare status
+
+
+def test_a_wrong_method_from_htmx_is_explained_in_plain_text(client, player):
+    client.force_login(player)
+    response = client.get("/accounts/logout/", headers={"HX-Request": "true"})
+    assert response.status_code == 405
+    assert response["Content-Type"].startswith("text/plain")
+    assert response.content == b"This address does not take GET requests; it takes POST."
