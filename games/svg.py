@@ -379,8 +379,9 @@ def _ring(cls: str, cx: float, cy: float, r: float, stroke: str, width: float, d
     )
 
 
+@lru_cache(maxsize=256)
 def token_svg(colour: str, *, size: int = 28, label: str | None = None) -> SafeString:
-    """One token as a chip, for the central board and the tokens in hand."""
+    """One token as a chip, for the central board and the tokens in hand (drawn once each)."""
     check_colour(colour)
     fill = FILLS[colour]
     text = label if label is not None else f"{COLOUR_WORDS[colour]} ({colour})"

@@ -174,6 +174,10 @@ AXES_USERNAME_CALLABLE = "accounts.lockout.lockout_username"  # any case counts 
 AXES_LOCKOUT_TEMPLATE = "accounts/lockout.html"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
+# Proxies in front of the site that append to X-Forwarded-For (0: clients connect directly).
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+AXES_CLIENT_IP_CALLABLE = "harmonies_site.client_address.client_address"
+RATELIMIT_IP_META_KEY = "harmonies_site.client_address.client_address"
 # Password-reset requests per address and per email, to keep the form from being used to spam.
 PASSWORD_RESET_RATE = env.str("PASSWORD_RESET_RATE", default="5/h")
 

@@ -1,0 +1,57 @@
+"""Behind proxies, the lockout and the rate limits count the client's address, not the proxy's."""
+
+import pytest
+from django.core.cache import cache
+from django.test import Client, RequestFactory
+from django.urls import reverse
+
+from harmonies_site.client_address import client_address
+from tests.factories import PASSWORD
+
+
+@pytest.mark.parametrize(
+    ("hops", "forwarded", "expected"),
+    [
+        (0, "6.6.6.6", "10.0.0.1"),  # no proxy: the header is the client's own words
+        (1, "1.2.3.4", "1.2.3.4"),
+        (1, "6.6.6.6, 1.2.3.4", "1.2.3.4"),  # a forged entry left of the proxy's is ignored
+        (2, "6.6.6.6, 1.2.3.4, 10.0.0.7", "1.2.3.4"),
+        (1, "", "10.0.0.1"),  # not through the proxy
+        (2, "1.2.3.4", "10.0.0.1"),
+        (1, " 1.2.3.4 ,, ", "1.2.3.4"),
+    ],
+)
+def test_the_client_is_the_entry_before_the_trusted_proxies(settings, hops, forwarded, expected):
+    settings.TRUSTED_PROXY_COUNT = hops
+    request = RequestFactory().get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR=forwarded)
+    assert client_address(request) == expected
+
+
+@pytest.mark.django_db
+def test_behind_a_proxy_one_visitors_lockout_leaves_the_others_alone(settings, player):
+    settings.TRUSTED_PROXY_COUNT = 1
+    attacker = Client(REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="6.6.6.6")
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        attacker.post(reverse("login"), {"username": "alice", "password": "nope"})
+    assert (
+        attacker.post(reverse("login"), {"username": "alice", "password": PASSWORD}).status_code
+        == 429
+    )
+    owner = Client(REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="1.2.3.4")
+    response = owner.post(reverse("login"), {"username": "alice", "password": PASSWORD})
+    assert response.status_code == 302
+
+
+@pytest.mark.django_db
+def test_behind_a_proxy_reset_requests_are_limited_per_client(settings, player):
+    cache.clear()
+    settings.TRUSTED_PROXY_COUNT = 1
+    settings.PASSWORD_RESET_RATE = "2/h"
+    noisy = Client(REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="6.6.6.6")
+    for n in range(3):
+        noisy.post(reverse("password_reset"), {"email": f"nobody{n}@example.com"})
+    assert noisy.post(reverse("password_reset"), {"email": "x@example.com"}).status_code == 429
+    other = Client(REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="1.2.3.4")
+    response = other.post(reverse("password_reset"), {"email": "alice@example.com"})
+    assert response.status_code == 302
+    cache.clear()
