@@ -159,12 +159,15 @@ def game_page(
 def score_rows(sheets: list, animal_cubes: list[int]) -> list[dict[str, Any]]:
     """The score sheet's rows, one value per player: anything with the category attributes
     (an engine ScoreSheet, a stored result) will do."""
+    # Every row has every key: a key missing from a dict costs the template a dir() per lookup.
     rows = [
-        {"label": label, "values": [getattr(sheet, key) for sheet in sheets]}
+        {"label": label, "values": [getattr(sheet, key) for sheet in sheets], "total": False}
         for key, label in CATEGORIES
     ]
     rows.append({"label": "Total", "values": [sheet.total for sheet in sheets], "total": True})
     rows.append({"label": "Animal cubes placed (tie-break)", "values": animal_cubes, "note": True})
+    for row in rows:
+        row.setdefault("note", False)
     return rows
 
 
