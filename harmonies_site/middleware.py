@@ -43,6 +43,8 @@ class ExplainMethodNotAllowedMiddleware:
         if request.headers.get("HX-Request") == "true":
             explained = HttpResponse(message, status=405, content_type="text/plain; charset=utf-8")
         else:
+            if request.method == "GET" and "POST" in allowed:  # a form's address, opened as a page
+                message = "This address only receives forms sent from the site's own pages."
             explained = render(request, "405.html", {"message": message}, status=405)
         explained["Allow"] = response.get("Allow", "")
         return explained

@@ -232,6 +232,9 @@ def sessions(world, django_db_blocker) -> dict[int, str]:
     return keys
 
 
+TEMPLATE_SYNTAX = (b"{#", b"#}", b"{%", b"%}", b"{{", b"}}")
+
+
 @pytest.mark.parametrize(("method", "address", "game_name", "data", "role", "cell"), list(cases()))
 def test_access(world, sessions, method, address, game_name, data, role, cell):
     game = world.fresh(getattr(world, game_name)) if game_name != "-" else None
@@ -258,6 +261,8 @@ def test_access(world, sessions, method, address, game_name, data, role, cell):
     status, where, changes = expected(cell, game)
     shown = f"{method} {path} as {role}: {response.status_code} {response.content[:300]!r}"
     assert response.status_code == status, shown
+    for syntax in TEMPLATE_SYNTAX:  # a broken comment or tag shows as text on the page
+        assert syntax not in response.content, f"{syntax!r} in the page: {shown}"
     if where is not None:
         assert response["Location"].split("?")[0] == where, shown + response["Location"]
     if status >= 400:

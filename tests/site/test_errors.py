@@ -36,7 +36,7 @@ def test_a_wrong_method_is_explained_and_keeps_its_allow_header(client, player):
     response = client.get("/accounts/logout/")
     assert response.status_code == 405
     assert response["Allow"] == "POST, OPTIONS"
-    assert b"does not take GET requests; it takes POST." in response.content
+    assert b"only receives forms sent from the site" in response.content
     assert b"Back to your games" in response.content  # the site's page, not a bare status
 
 
@@ -46,3 +46,10 @@ def test_a_wrong_method_from_htmx_is_explained_in_plain_text(client, player):
     assert response.status_code == 405
     assert response["Content-Type"].startswith("text/plain")
     assert response.content == b"This address does not take GET requests; it takes POST."
+
+
+def test_a_wrong_method_on_a_page_says_which_it_takes(client, player):
+    client.force_login(player)
+    response = client.post(reverse("games:mine"))
+    assert response.status_code == 405
+    assert b"does not take POST requests; it takes GET." in response.content
