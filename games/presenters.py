@@ -54,8 +54,10 @@ def game_page(
     *,
     token: str | None = None,
     card: str | None = None,
+    log: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """The template context for a started game as `viewer_seat` (None: a spectator) sees it."""
+    """The template context for a started game as `viewer_seat` (None: a spectator) sees it.
+    `log` replaces the newest moves read from the database (an answer that adds one entry)."""
     state = game.engine_state()
     me = viewer_seat.position if viewer_seat else None
     view = engine.view_for(state, me)
@@ -151,7 +153,7 @@ def game_page(
         "finished": state.finished,
         "ranking": _ranking(state, sheets, by_position) if state.finished else [],
         "suns": engine.suns(state, sheets[0].total) if game.solo else None,
-        "log": _log(game, by_position),
+        "log": _log(game, by_position) if log is None else log,
         "log_limit": LOG_LENGTH,
     }
 
@@ -185,28 +187,36 @@ def _ranking(state, sheets, by_position) -> list[dict[str, Any]]:
 
 
 def _log(game: Game, by_position: dict[int, Seat], limit: int | None = LOG_LENGTH) -> list:
-    """The move log in words, newest first. Times are formatted here, once per entry: three
-    template date filters per entry cost a third of the page's rendering time."""
+    """The move log in words, newest first."""
     moves = Move.objects.filter(game=game).order_by("-seq")
     if limit is not None:
         moves = moves[:limit]
-    entries = []
     rows = moves.values_list("seq", "seat", "turn", "action", "detail", "created_at")
-    for seq, position, turn, action, detail, created_at in rows:
-        seat = by_position.get(position)
-        name = seat.user.public_name if seat else f"Seat {position + 1}"
-        at = timezone.localtime(created_at)
-        entries.append(
-            {
-                "seq": seq,
-                "turn": turn,
-                "text": describe(action, detail, name),
-                "iso": at.isoformat(),
-                "title": at.strftime("%d %b %Y, %H:%M"),
-                "clock": at.strftime("%H:%M"),
-            }
-        )
-    return entries
+    return [_log_entry(by_position, *row) for row in rows]
+
+
+def log_entry(move: Move, seats: list[Seat]) -> dict[str, Any]:
+    """One move as the log shows it."""
+    by_position = {s.position: s for s in seats}
+    return _log_entry(
+        by_position, move.seq, move.seat, move.turn, move.action, move.detail, move.created_at
+    )
+
+
+def _log_entry(by_position, seq, position, turn, action, detail, created_at) -> dict[str, Any]:
+    """Times are formatted here, once per entry: three template date filters per entry cost a
+    third of the page's rendering time."""
+    seat = by_position.get(position)
+    name = seat.user.public_name if seat else f"Seat {position + 1}"
+    at = timezone.localtime(created_at)
+    return {
+        "seq": seq,
+        "turn": turn,
+        "text": describe(action, detail, name),
+        "iso": at.isoformat(),
+        "title": at.strftime("%d %b %Y, %H:%M"),
+        "clock": at.strftime("%H:%M"),
+    }
 
 
 def full_log(game: Game, seats: list[Seat]) -> list:

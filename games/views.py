@@ -14,7 +14,7 @@ from games import presence, services
 from games.bot_players import bots_for
 from games.forms import NewGameForm
 from games.models import Game, Seat
-from games.presenters import full_log, game_page
+from games.presenters import LOG_LENGTH, full_log, game_page, log_entry
 
 # The page's independent fragments; an action re-renders only those it can change.
 ALL_FRAGMENTS = (
@@ -164,12 +164,17 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         if not request.htmx:
             return redirect("games:detail", game_id=game_id)
         notice, status = "", 200
-        changed = CHANGED_BY.get(action.get("type"), ALL_FRAGMENTS)
         game, seats = result.game, result.seats
         my_seat = next(s for s in seats if s.user_id == request.user.pk)
+        changed = CHANGED_BY.get(action.get("type"), ALL_FRAGMENTS)
     if game.status != Game.Status.ACTIVE:
         changed = ALL_FRAGMENTS
-    context = game_page(game, seats, my_seat)
+    log = None
+    if changed is not ALL_FRAGMENTS and "log" in changed and result.move.seq > LOG_LENGTH:
+        # The page already shows a full log: only the new entry goes on top.
+        log = [log_entry(result.move, seats)]
+        changed = tuple("log-new" if name == "log" else name for name in changed)
+    context = game_page(game, seats, my_seat, log=log)
     context["notice"] = notice
     if not request.htmx:
         return render(request, "games/game.html", context, status=status)

@@ -1,4 +1,4 @@
-// The game page's only script: htmx does the requests; this keeps two small promises.
+// The game page's only script: htmx does the requests; this keeps three small promises.
 (function () {
   "use strict";
 
@@ -9,6 +9,14 @@
     if (current && event.detail.verb === "post") {
       event.detail.parameters.version = current.value;
     }
+  });
+
+  // A move of one's own arrives as one new log entry on top: the log keeps its length.
+  document.body.addEventListener("htmx:oobAfterSwap", function (event) {
+    var log = event.detail.target;
+    if (!log || log.id !== "move-log") return;
+    var limit = parseInt(log.getAttribute("data-limit"), 10);
+    while (limit && log.children.length > limit) log.removeChild(log.lastElementChild);
   });
 
   // Board hexes that can be chosen are SVG groups with role="button": make Enter and Space work.

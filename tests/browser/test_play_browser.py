@@ -5,6 +5,7 @@ from playwright.sync_api import Page, expect
 
 from games import engine
 from games.models import Game
+from games.presenters import LOG_LENGTH
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -103,7 +104,7 @@ def test_two_friends_play_a_whole_game_from_invitation_to_score_sheet(
     for seat in game.seats.select_related("user"):
         pages[seat.position] = alice_page if seat.user == alice else bob_page
 
-    steps = 0
+    steps = log_checks = 0
     checked_live_update = False
     while True:
         game.refresh_from_db()
@@ -117,9 +118,16 @@ def test_two_friends_play_a_whole_game_from_invitation_to_score_sheet(
             page.screenshot(path=str(screenshots / f"turn-2-seat-{game.current_seat}.png"))
         play_one_step(page, game, state.turn)
         steps += 1
+        game.refresh_from_db()
+        if game.move_count > LOG_LENGTH and game.status == Game.Status.ACTIVE:
+            # Own moves arrive as one new entry on top; the log keeps the page's length.
+            entries = page.locator("#move-log > li")
+            assert entries.count() == LOG_LENGTH
+            assert entries.first.get_attribute("value") == str(game.move_count)
+            log_checks += 1
         assert steps < 600, "the game should end"
 
-    assert checked_live_update
+    assert checked_live_update and log_checks
     for position, page in pages.items():
         expect(page.get_by_role("heading", name="Game over")).to_be_visible(timeout=5_000)
         expect(page.get_by_role("heading", name="Score sheet")).to_be_visible()

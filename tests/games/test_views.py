@@ -1,5 +1,6 @@
 """Game endpoints: what each role may do, and what a refusal looks like."""
 
+import random
 import re
 
 import pytest
@@ -8,7 +9,8 @@ from django.urls import reverse
 
 from games import engine
 from games.models import Game
-from tests.games.helpers import first_legal, start_game, user_to_move
+from games.presenters import LOG_LENGTH
+from tests.games.helpers import first_legal, play_one_action, start_game, user_to_move
 
 pytestmark = pytest.mark.django_db
 
@@ -132,6 +134,33 @@ def test_an_htmx_action_swaps_only_what_changed(game, mover):
     swapped = set(re.findall(r'id="([\w-]+)"[^>]*hx-swap-oob="true"', html))
     assert {"game-version", "central", "hand", "log"} <= swapped
     assert "display" not in swapped and "my-board" not in swapped
+
+
+def test_once_the_log_is_full_an_htmx_move_sends_only_its_own_entry(game):
+    rng = random.Random(3)
+    while game.move_count < LOG_LENGTH or game.engine_state().hand:
+        play_one_action(game, rng)  # more moves than the page shows, and a new turn to start
+    before = game.move_count
+    response = as_user(user_to_move(game)).post(
+        reverse("games:act", args=[game.pk]),
+        {"version": game.version, "type": "take_tokens", "space": 0},
+        headers={"HX-Request": "true"},
+    )
+    html = response.content.decode()
+    assert 'hx-swap-oob="afterbegin:#move-log"' in html
+    assert re.findall(r'<li value="(\d+)"', html) == [str(before + 1)]
+    assert 'id="log"' not in html  # the rest of the log stays as the page has it
+
+
+def test_while_the_log_is_short_an_htmx_move_redraws_it(game, mover):
+    response = as_user(mover).post(
+        reverse("games:act", args=[game.pk]),
+        {"version": game.version, **first_legal(game)},
+        headers={"HX-Request": "true"},
+    )
+    html = response.content.decode()
+    assert re.findall(r'<li value="(\d+)"', html) == ["1"]
+    assert "afterbegin" not in html and 'id="move-log"' in html
 
 
 def test_an_htmx_refusal_redraws_the_whole_game(game, waiting):
