@@ -6,5 +6,25 @@ from .models import User
 
 @admin.register(User)
 class PlayerAdmin(UserAdmin):
-    fieldsets = (*UserAdmin.fieldsets, ("Player", {"fields": ("display_name", "time_zone")}))
-    list_display = ("username", "display_name", "email", "is_staff", "date_joined")
+    fieldsets = (
+        *UserAdmin.fieldsets,
+        ("Player", {"fields": ("display_name", "time_zone", "bot_level")}),
+        (
+            "Emails",
+            {
+                "fields": (
+                    "email_turn",
+                    "email_reminder",
+                    "remind_every_hours",
+                    "email_digest",
+                    "email_game_over",
+                    "quiet_start",
+                    "quiet_end",
+                    "last_digest_on",
+                )
+            },
+        ),
+    )
+    readonly_fields = ("bot_level", "last_digest_on")
+    list_display = ("username", "display_name", "email", "bot_level", "is_staff", "date_joined")
+    list_filter = (*UserAdmin.list_filter, "bot_level")

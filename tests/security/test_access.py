@@ -43,7 +43,7 @@ REDIRECTS = {
     "sent": "/accounts/password/reset/sent/",
 }
 
-# method: GET or POST, hGET or hPOST as htmx. {G} is /games/<id> of the row's game.
+# method: GET or POST, hGET or hPOST as htmx. {G} is /games/<id> of the row's game, {pk} its id.
 # fmt: off
 MATRIX = """
 method address                             game      data    anon    stranger other   mover   staff
@@ -78,6 +78,9 @@ GET   /admin/accounts/user/                -         -       admin   admin    ad
 GET   /admin/accounts/user/{alice}/change/ -         -       admin   admin    admin   admin   200
 POST  /admin/accounts/user/{alice}/change/ -         junk    admin   admin    admin   admin   200
 GET   /admin/records/seatresult/           -         -       admin   admin    admin   admin   200
+GET   /admin/games/game/                   -         -       admin   admin    admin   admin   200
+GET   /admin/games/game/{pk}/change/       active    -       admin   admin    admin   admin   200
+POST  /admin/games/game/{pk}/change/       active    junk    admin   admin    admin   admin   403
 GET   /admin/records/rating/               -         -       admin   admin    admin   admin   200
 GET   /admin/records/gamerecord/           -         -       admin   admin    admin   admin   200
 # --- Games, not one in particular
@@ -232,7 +235,7 @@ def sessions(world, django_db_blocker) -> dict[int, str]:
     return keys
 
 
-TEMPLATE_SYNTAX = (b"{#", b"#}", b"{%", b"%}", b"{{", b"}}")
+TEMPLATE_SYNTAX = (b"{#", b"#}", b"{%", b"%}")  # braces alone are JSON in attributes
 
 
 @pytest.mark.parametrize(("method", "address", "game_name", "data", "role", "cell"), list(cases()))
@@ -245,6 +248,7 @@ def test_access(world, sessions, method, address, game_name, data, role, cell):
         colour=game.engine_state().hand[0] if game_name == "active" else "",
         alice=world.alice.pk if address.startswith("/admin/") else world.alice.username,
         link=unsubscribe.token_for(world.alice, "turn"),
+        pk=game.pk if game else "",
     )
     client = Client()
     user = user_for(world, role, game_name)

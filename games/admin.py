@@ -1,0 +1,104 @@
+"""Games in the admin, for support: what a table looks like and where its emails stand.
+
+Read-only on purpose: every change to a game goes through games.services (the lock, the engine,
+the move log). The seed and the stored state carry the pouch and deck order, so they are shown
+only once the game is over; deleting a game (spam, a test) is allowed and removes its seats and
+moves with it.
+"""
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from games.models import Game, Invitation, Seat
+
+SECRET_UNTIL_OVER = "hidden until the game is over"
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    can_delete = False
+    fields = [
+        "user",
+        "position",
+        "joined_at",
+        "resigned_at",
+        "final_score",
+        "rank",
+        "notified_turn",
+        "turn_email_claimed_at",
+        "remind_at",
+        "game_over_notified_at",
+    ]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+class InvitationInline(admin.TabularInline):
+    model = Invitation
+    extra = 0
+    fields = ["user", "invited_by", "created_at"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = [
+        "id",
+        "description",
+        "status",
+        "end_reason",
+        "current_seat",
+        "move_count",
+        "turn_started_at",
+        "turn_deadline",
+        "updated_at",
+    ]
+    list_filter = ["status", "side", "players", "spirits", "public", "end_reason"]
+    search_fields = ["=id", "seats__user__username", "created_by__username"]
+    date_hierarchy = "created_at"
+    inlines = [SeatInline, InvitationInline]
+    fields = [
+        "created_by",
+        "players",
+        "side",
+        "spirits",
+        "public",
+        "turn_limit_days",
+        "status",
+        "end_reason",
+        "version",
+        "move_count",
+        "current_seat",
+        "turn_started_at",
+        "turn_deadline",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "finalized_at",
+        "seed_once_over",
+        "state_once_over",
+    ]
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest):
+        return super().get_queryset(request).distinct()  # a search by player joins the seats
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # tables are opened on the site, where the rules are checked
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    @admin.display(description="seed")
+    def seed_once_over(self, game: Game) -> str:
+        return str(game.seed) if game.status == Game.Status.FINISHED else SECRET_UNTIL_OVER
+
+    @admin.display(description="state")
+    def state_once_over(self, game: Game) -> str:
+        return game.state if game.status == Game.Status.FINISHED else SECRET_UNTIL_OVER
