@@ -13,6 +13,7 @@ from typing import Any
 
 from django.core.paginator import Paginator
 from django.db.models import Avg, Count, Max, Q
+from django.db.models.functions import Round
 from django.utils import timezone
 
 from accounts.models import User
@@ -62,16 +63,19 @@ def leaderboard(filters: dict[str, Any], viewer: User) -> dict[str, Any]:
         context["solo_tables"] = _solo_tables(filters, since, friends)
         return context
     if board == "rating":
-        rows = _rating_rows(filters, since, friends)
+        rows, mine = _rating_rows(filters, since, friends, viewer)
     else:
-        rows = _score_rows(board, filters, since, friends)
+        rows, mine = _score_rows(board, filters, since, friends, viewer)
     for row in rows:
         row["is_me"] = row["user_id"] == viewer.pk
+    if mine is not None:
+        mine["is_me"] = True  # below the top rows, after a gap
     context["rows"] = rows
+    context["my_row"] = mine
     return context
 
 
-def _rating_rows(filters, since, friends) -> list[dict[str, Any]]:
+def _rating_rows(filters, since, friends, viewer) -> tuple[list[dict[str, Any]], dict | None]:
     """Ratings cover every rated game of the pool (on one side, or both): player count and
     spirits do not split them; the period keeps players who played a rated game in it."""
     ratings = Rating.objects.filter(pool=filters["pool"], scope=filters["side"] or Rating.ALL)
@@ -80,8 +84,9 @@ def _rating_rows(filters, since, friends) -> list[dict[str, Any]]:
     if friends is not None:
         ratings = ratings.filter(user_id__in=friends)
     ratings = ratings.select_related("user").order_by("-ordinal", "-games", "user__username")
-    rows = [
-        {
+
+    def row_of(r: Rating) -> dict[str, Any]:
+        return {
             "user_id": r.user_id,
             "username": r.user.username,
             "name": r.user.public_name,
@@ -93,9 +98,15 @@ def _rating_rows(filters, since, friends) -> list[dict[str, Any]]:
             "wins": r.wins,
             "provisional": r.provisional,
         }
-        for r in ratings[:TOP]
-    ]
-    return _with_places(rows, lambda row: round(row["rating"], 1))
+
+    rows = _with_places([row_of(r) for r in ratings[:TOP]], lambda row: round(row["rating"], 1))
+    mine = None
+    if not any(row["user_id"] == viewer.pk for row in rows):
+        own = ratings.filter(user_id=viewer.pk).first()
+        if own is not None:
+            mine = row_of(own)
+            mine["place"] = _place_below_top(ratings, "ordinal", own.ordinal)
+    return rows, mine
 
 
 ORDERING = {
@@ -105,11 +116,11 @@ ORDERING = {
 }
 
 
-def _score_rows(board, filters, since, friends) -> list[dict[str, Any]]:
+def _score_rows(board, filters, since, friends, viewer) -> tuple[list[dict[str, Any]], dict | None]:
     results = _filtered(SeatResult.objects.filter(pool=filters["pool"]), filters, since, friends)
     if filters["players"]:
         results = results.filter(players=int(filters["players"]))
-    rows = results.values(
+    per_player = results.values(
         "user_id", "user__username", "user__display_name", "user__bot_level"
     ).annotate(
         games=Count("pk"),
@@ -118,10 +129,11 @@ def _score_rows(board, filters, since, friends) -> list[dict[str, Any]]:
         best=Max("total"),
     )
     if board == "average":
-        rows = rows.filter(games__gte=AVERAGE_MIN_GAMES)
+        per_player = per_player.filter(games__gte=AVERAGE_MIN_GAMES)
     ordering, key = ORDERING[board]
-    rows = [
-        {
+
+    def row_of(row: dict[str, Any]) -> dict[str, Any]:
+        return {
             "user_id": row["user_id"],
             "username": row["user__username"],
             "name": row["user__display_name"] or row["user__username"],
@@ -131,9 +143,23 @@ def _score_rows(board, filters, since, friends) -> list[dict[str, Any]]:
             "average": row["average"],
             "best": row["best"],
         }
-        for row in rows.order_by(*ordering)[:TOP]
-    ]
-    return _with_places(rows, lambda row: round(row[key], 1))
+
+    top = per_player.order_by(*ordering)[:TOP]
+    rows = _with_places([row_of(row) for row in top], lambda row: round(row[key], 1))
+    mine = None
+    if not any(row["user_id"] == viewer.pk for row in rows):
+        own = next(iter(per_player.filter(user_id=viewer.pk)), None)
+        if own is not None:
+            mine = row_of(own)
+            mine["place"] = _place_below_top(per_player, key, own[key])
+    return rows, mine
+
+
+def _place_below_top(queryset, field: str, value: float) -> int:
+    """The viewer's competition place when they are not among the rows shown: one more than
+    the number of players whose value, rounded as the board shows it, is higher."""
+    ahead = queryset.annotate(shown=Round(field, 1)).filter(shown__gt=round(value, 1))
+    return 1 + ahead.count()
 
 
 def _filtered(results, filters, since, friends):

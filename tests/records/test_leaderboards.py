@@ -180,7 +180,7 @@ def queries(client, url, params=None) -> int:
 def test_the_page_costs_the_same_for_2_or_10_games(
     player, other_player, carol, django_assert_num_queries
 ):
-    for seed in (1, 2):
+    for seed in (1, 2, 3):  # enough games for alice to be on every board: no "your place" row
         quick_game(player, other_player, seed=seed)
     quick_game(player, seed=3)
     client = as_user(player)
@@ -194,3 +194,23 @@ def test_the_page_costs_the_same_for_2_or_10_games(
     for params, count in zip(views, counts, strict=True):
         with django_assert_num_queries(count):
             client.get(URL, params)
+
+
+@pytest.mark.parametrize(("kind", "place"), [("rating", 3), ("wins", 2)])  # no win: shared 2nd
+def test_a_player_below_the_top_rows_sees_their_own_place(
+    player, other_player, carol, monkeypatch, kind, place
+):
+    monkeypatch.setattr("records.presenters.TOP", 1)
+    quick_game(player, other_player, carol)  # alice first, bob second, carol third
+    response = as_user(carol).get(URL, {"board": kind})
+    assert [row["username"] for row in response.context["rows"]] == ["alice"]
+    mine = response.context["my_row"]
+    assert (mine["username"], mine["place"], mine["is_me"]) == ("carol", place, True)
+    assert b'class="my-place"' in response.content
+
+
+def test_a_player_among_the_top_rows_gets_no_extra_row(player, other_player):
+    quick_game(player, other_player)
+    response = as_user(other_player).get(URL)
+    assert response.context["my_row"] is None
+    assert b'class="my-place"' not in response.content
