@@ -13,6 +13,7 @@ from django.core import signing
 from django.urls import reverse
 
 from .models import EMAIL_KINDS, User
+from .signals import email_preferences_changed
 
 MAX_AGE = timedelta(days=60)
 # What the confirmation page calls each kind: "Stop receiving <these>?"
@@ -49,3 +50,5 @@ def user_for(kind: str, token: str) -> User | None:
 
 def switch_off(user: User, kind: str) -> None:
     User.objects.filter(pk=user.pk).update(**{EMAIL_KINDS[kind]: False})
+    setattr(user, EMAIL_KINDS[kind], False)
+    email_preferences_changed.send(sender=User, user=user)

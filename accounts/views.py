@@ -14,6 +14,8 @@ from django_ratelimit.core import is_ratelimited
 
 from . import unsubscribe as unsubscribe_links
 from .forms import EmailPreferencesForm, ProfileForm, SignUpForm
+from .models import User
+from .signals import email_preferences_changed
 
 
 @require_http_methods(["GET", "POST"])
@@ -47,6 +49,7 @@ def email_preferences(request: HttpRequest) -> HttpResponse:
     email_form = EmailPreferencesForm(request.POST, instance=request.user)
     if email_form.is_valid():
         email_form.save()
+        email_preferences_changed.send(sender=User, user=request.user)
         messages.success(request, "Your email preferences are saved.")
         return redirect(reverse("profile") + "#emails")
     form = ProfileForm(instance=request.user)

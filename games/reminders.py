@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.db.models import F
+from django.utils import timezone
+
 from accounts.models import User
 from games.models import Game, Seat
 
@@ -53,3 +56,27 @@ def plan_turn(game: Game, mover: Seat) -> None:
     at = None if automatic else next_reminder(mover.user, game, game.turn_started_at)
     Seat.objects.filter(pk=mover.pk).update(remind_at=at)
     mover.remind_at = at
+
+
+def replan_for(user: User, now: datetime) -> None:
+    """The player changed their email preferences: the turns waiting for them follow at once,
+    keeping the rhythm counted from each turn's start (switched on mid-turn, the next reminder
+    comes at the next multiple of the cadence, not only from the next turn)."""
+    waiting = Seat.objects.filter(
+        user=user,
+        resigned_at__isnull=True,
+        game__status=Game.Status.ACTIVE,
+        position=F("game__current_seat"),
+    ).select_related("game")
+    for seat in waiting:
+        game = seat.game
+        anchor = game.turn_started_at or now
+        if user.remind_every_hours and anchor < now:
+            step = timedelta(hours=user.remind_every_hours)
+            anchor += (now - anchor) // step * step
+        at = None if user.is_bot else next_reminder(user, game, anchor)
+        Seat.objects.filter(pk=seat.pk).update(remind_at=at)
+
+
+def on_email_preferences_changed(sender, user: User, **kwargs) -> None:
+    replan_for(user, timezone.now())

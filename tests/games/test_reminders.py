@@ -191,3 +191,29 @@ def test_a_solo_game_has_no_reminders(player):
     with at(T0):
         play_turns(game, turns=1)
     assert not Seat.objects.filter(game=game, remind_at__isnull=False).exists()
+
+
+def test_reminders_switched_on_mid_turn_follow_the_turns_rhythm(game, client):
+    seat = pass_turn_at(game, T0, email_reminder=False, **NO_QUIET_HOURS)
+    assert seat.remind_at is None
+    with at(T0 + timedelta(hours=30)):
+        client.force_login(seat.user)
+        response = client.post(
+            "/accounts/profile/emails/",
+            {"email_turn": "on", "email_reminder": "on", "remind_every_hours": 24,
+             "quiet_start": 0, "quiet_end": 0},
+        )  # fmt: skip
+    assert response.status_code == 302 and response.url.endswith("#emails")
+    seat.refresh_from_db()
+    assert seat.remind_at == T0 + timedelta(hours=48)  # the turn's next 24-hour mark
+    assert Seat.objects.exclude(pk=seat.pk).get(game=game).remind_at is None
+
+
+def test_unsubscribing_from_reminders_drops_the_planned_one(game):
+    from accounts import unsubscribe
+
+    seat = pass_turn_at(game, T0, remind_every_hours=12, **NO_QUIET_HOURS)
+    assert seat.remind_at is not None
+    unsubscribe.switch_off(seat.user, "reminder")
+    seat.refresh_from_db()
+    assert seat.remind_at is None
