@@ -291,8 +291,10 @@ def board_svg(
     for (col, row), name in zip(geo.cells, geo.names, strict=True):
         cube_kind = "spirit" if name == spirit_hex else "animal" if name in cubes else None
         target = targets.get(name)
+        # A clickable hex carries its game's URL and action: drawn afresh, not cached.
+        draw = _hex_group if target is None else _hex_group.__wrapped__
         hexes.append(
-            _hex_group(
+            draw(
                 col,
                 row,
                 name,
@@ -316,7 +318,7 @@ def board_svg(
     )
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=8192)
 def _hex_group(
     col: int,
     row: int,
@@ -327,8 +329,8 @@ def _hex_group(
     in_emphasis: bool,
     target: tuple[tuple[str, str], ...] | None,
 ) -> str:
-    """One board hex as an SVG group. Cached: a page draws two to four boards of 19 to 23 hexes,
-    and most hexes look the same from one request to the next."""
+    """One board hex as an SVG group. Cached (a few MB at most): a page draws two to four boards
+    of 19 to 23 hexes, and most hexes look the same from one request to the next."""
     r = BOARD_R
     cx = BOARD_PAD + r + 1.5 * r * col
     cy = BOARD_PAD + r * SQRT3 * (row + 0.5 + (col % 2) / 2)
