@@ -126,10 +126,7 @@ def _seating(game: Game, user: User) -> tuple[list[Seat], Seat]:
 
 
 def _seat_of(game: Game, user: User) -> Seat:
-    seat = game.seats.filter(user=user).first() if user.is_authenticated else None
-    if seat is None:
-        raise NotAllowed("You are not playing in this game.")
-    return seat
+    return _seating(game, user)[1]
 
 
 def _sentence(reason: str) -> str:
