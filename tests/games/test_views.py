@@ -138,8 +138,8 @@ def test_an_htmx_action_swaps_only_what_changed(game, mover):
 
 def test_once_the_log_is_full_an_htmx_move_sends_only_its_own_entry(game):
     rng = random.Random(3)
-    while game.move_count < LOG_LENGTH or game.engine_state().hand:
-        play_one_action(game, rng)  # more moves than the page shows, and a new turn to start
+    while game.move_count < LOG_LENGTH or game.engine_state().taken_space is not None:
+        play_one_action(game, rng)  # more moves than the page shows, then a turn's start
     before = game.move_count
     response = as_user(user_to_move(game)).post(
         reverse("games:act", args=[game.pk]),
