@@ -18,13 +18,16 @@ from games.presenters import LOG_LENGTH, full_log, game_page, log_entry
 
 # The page's independent fragments; an action re-renders only those it can change.
 ALL_FRAGMENTS = (
-    "controls", "central", "hand", "my-board", "my-cards", "display", "scores", "others", "log",
+    "controls", "poll", "central", "hand", "my-board", "my-cards", "display", "scores", "others",
+    "log",
 )  # fmt: skip
 CHANGED_BY = {
     "take_tokens": ("controls", "central", "hand", "log"),
     "place_token": ("controls", "hand", "my-board", "my-cards", "scores", "log"),
     "take_card": ("controls", "display", "my-cards", "log"),
     "place_cube": ("controls", "my-board", "my-cards", "display", "scores", "log"),
+    # The turn passes: nothing to click any more, and the page starts asking for changes.
+    "end_turn": ("controls", "poll", "central", "hand", "my-board", "my-cards", "display", "log"),
     "select": ("hand", "my-board", "my-cards"),
 }
 ACTION_FIELDS = ("space", "colour", "cell", "card_id", "discard")

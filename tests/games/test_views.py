@@ -163,6 +163,23 @@ def test_while_the_log_is_short_an_htmx_move_redraws_it(game, mover):
     assert "afterbegin" not in html and 'id="move-log"' in html
 
 
+def test_ending_the_turn_with_htmx_swaps_parts_and_starts_the_poll(game):
+    rng = random.Random(5)
+    while not any(isinstance(a, engine.EndTurn) for a in engine.legal_actions(game.engine_state())):
+        play_one_action(game, rng)
+    response = as_user(user_to_move(game)).post(
+        reverse("games:act", args=[game.pk]),
+        {"version": game.version, "type": "end_turn"},
+        headers={"HX-Request": "true"},
+    )
+    html = response.content.decode()
+    assert response.status_code == 200 and "HX-Retarget" not in response
+    swapped = set(re.findall(r'id="([\w-]+)"[^>]*hx-swap-oob="true"', html))
+    assert {"controls", "poll", "central", "display", "log"} <= swapped
+    assert "others" not in swapped and "scores" not in swapped
+    assert re.search(r'<div id="poll" hx-get="/games/\d+/poll/\?v=', html)
+
+
 def test_an_htmx_refusal_redraws_the_whole_game(game, waiting):
     response = as_user(waiting).post(
         reverse("games:act", args=[game.pk]),
