@@ -159,8 +159,8 @@ def test_a_budget_reaches_the_hard_bot_only():
 
 
 def test_the_hard_bot_keeps_its_search_settings_under_a_new_budget():
-    bot = HardBot(budget=2.0, top=4, samples=3, rival=0.25).with_budget(0.5)
-    assert (bot.budget, bot.top, bot.samples, bot.rival) == (0.5, 4, 3, 0.25)
+    bot = HardBot(budget=2.0, top=4, samples=3, rival=0.25, solo_depth=3).with_budget(0.5)
+    assert (bot.budget, bot.top, bot.samples, bot.rival, bot.solo_depth) == (0.5, 4, 3, 0.25, 3)
 
 
 def test_with_a_roomy_budget_the_hard_bot_decides_by_its_samples_not_the_clock():
@@ -179,3 +179,82 @@ def test_the_plans_compared_are_distinct_positions():
     plans = plan_turn(state, Settings(), random.Random(0), top=8)
     keys = {(p.state.mover, p.state.central, p.state.display) for p in plans}
     assert len(keys) == len(plans)
+
+
+def boards_of_a_game(config: GameConfig, seed: int) -> list:
+    """The state at the start of each turn of a game between medium bots."""
+    state = new_game(config, seed)
+    policies = seat_policies("medium", config.players)
+    rng = random.Random(seed)
+    starts = [state]
+    while not state.finished:
+        action = policies[state.current_seat](state, rng)
+        state = apply(state, action)
+        if type(action) is EndTurn and not state.finished:
+            starts.append(state)
+    return starts
+
+
+@pytest.mark.parametrize("side", ["A", "B"])
+def test_the_card_potential_memo_gives_the_value_computed_afresh(side):
+    from games.engine.bots.evaluate import card_potential, codes_of, distances
+    from games.engine.bots.planner import Settings, context
+
+    for state in boards_of_a_game(GameConfig(players=2, side=side), 21)[::3]:
+        player = state.mover
+        for focused in (True, False):
+            ctx = context(state, Settings(), focused)
+            cards = [*player.cards, *((c, 0) for c in state.display)]
+            # Boards that share some hexes with this one, valued first, fill the memo.
+            for cell in range(len(player.stacks)):
+                stacks = list(player.stacks)
+                stacks[cell] = () if stacks[cell] else ("yellow",)
+                for card_id, placed in cards:
+                    ctx.potential(card_id, placed, 1, codes_of(stacks, player.cube_mask))
+            codes = codes_of(player.stacks, player.cube_mask)
+            for card_id, placed in cards:
+                places, _ = ctx.places(card_id)
+                for wanted in (1, 2):
+                    fresh = card_potential(card_id, placed, distances(codes, places, wanted), ctx)
+                    assert ctx.potential(card_id, placed, wanted, codes) == fresh
+
+
+def test_sharing_board_values_between_central_spaces_changes_no_board():
+    from games.engine.bots.planner import Settings, context, token_boards
+
+    state = boards_of_a_game(GameConfig(players=2), 22)[6]
+    settings = Settings()
+    shared: dict = {}
+    for space in range(len(state.central)):
+        taken = apply(state, TakeTokens(space))
+        ctx = context(taken, settings, True)
+        alone = token_boards(taken, taken.hand, ctx, settings, random.Random(0))
+        ctx = context(taken, settings, True)
+        assert token_boards(taken, taken.hand, ctx, settings, random.Random(0), shared) == alone
+    assert shared
+
+
+def test_the_solo_lookahead_depth_changes_nothing_with_rivals():
+    state = boards_of_a_game(GameConfig(players=2), 23)[5]
+    choices = {
+        HardBot(budget=60.0, top=3, samples=2, solo_depth=depth)(state, random.Random(5))
+        for depth in (1, 3)
+    }
+    assert len(choices) == 1
+
+
+def test_the_hard_bot_looks_two_turns_ahead_in_solo_and_stays_deterministic(monkeypatch):
+    state = boards_of_a_game(GameConfig(players=1), 24)[4]
+    greedy_turns = []
+    original = HardBot._greedy_turn
+
+    def counted(self, state, rng):
+        greedy_turns.append(state.turn)
+        return original(self, state, rng)
+
+    monkeypatch.setattr(HardBot, "_greedy_turn", counted)
+    bot = HardBot(budget=60.0, top=3, samples=1, solo_depth=2)
+    choices = {bot.with_budget(60.0)(state, random.Random(6)) for _ in range(2)}
+    assert len(choices) == 1
+    assert choices.pop() in legal_actions(state)
+    assert len(greedy_turns) == 2 * 3  # one greedy turn per plan and future, in both decisions

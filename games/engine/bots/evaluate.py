@@ -10,8 +10,9 @@ fade as the game nears its end, so the last turn is chosen by points alone.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
+from operator import itemgetter
 
 from ..cards import card
 from ..habitats import placements
@@ -157,8 +158,37 @@ class Context:
     side: str
     turns_left: int
     weights: Weights
-    # (card id, cubes placed, placements) for held cards and the spirit; None placements = all.
+    # The placements searched for each card; a card not in it uses all of its placements.
     focus: dict[str, tuple] | None = None
+    # Memo of card potentials: (card, cubes placed, cubes wanted, codes of the card's cells).
+    # A card's potential reads only the hexes of its placements, and a turn's search values
+    # thousands of boards that differ elsewhere, so most lookups hit. Exact: same floats.
+    memo: dict[tuple, float] = field(default_factory=dict, repr=False, compare=False)
+    # card id -> (its placements here, a getter of the codes of the cells they cover).
+    cells: dict[str, tuple] = field(default_factory=dict, repr=False, compare=False)
+
+    def places(self, card_id: str) -> tuple[tuple, itemgetter | None]:
+        """The card's placements searched here, and a getter of the codes they read."""
+        found = self.cells.get(card_id)
+        if found is None:
+            places = (self.focus or {}).get(card_id)
+            if places is None:
+                places = card_placements(self.side, card_id)
+            covered = sorted({c for pl in places for c, _ in pl})
+            # itemgetter of one cell returns a bare code, which is as good a key as a tuple.
+            found = (places, itemgetter(*covered) if covered else None)
+            self.cells[card_id] = found
+        return found
+
+    def potential(self, card_id: str, placed: int, wanted: int, codes: Sequence[int]) -> float:
+        """card_potential of the card's `wanted` nearest habitats on the board `codes`."""
+        places, getter = self.places(card_id)
+        key = (card_id, placed, wanted, getter(codes) if getter is not None else None)
+        value = self.memo.get(key)
+        if value is None:
+            value = card_potential(card_id, placed, distances(codes, places, wanted), self)
+            self.memo[key] = value
+        return value
 
 
 def fade(turns_left: int) -> float:
@@ -205,7 +235,40 @@ def board_value(
 ) -> float:
     """Points now plus potentials. `display` cards count as one optional take (best of them)."""
     side = ctx.side
-    empties = sum(1 for s in stacks if not s)
+    w = ctx.weights
+    # One pass over the hexes: their codes, the empty ones, the potentials of single stacks,
+    # and the stacks whose potential depends on the score sheet (checked after scoring).
+    stack_code = STACK_CODE
+    codes = []
+    empty = 0
+    grays: list[tuple[int, int]] = []
+    lone_fields: list[int] = []
+    buildings: list[int] = []
+    pot = 0.0
+    for i, s in enumerate(stacks):
+        frozen = cube_mask >> i & 1
+        codes.append(stack_code[s] + FROZEN if frozen else stack_code[s])
+        n = len(s)
+        if n == 0:
+            empty |= 1 << i
+            continue
+        top = s[-1]
+        if top == "brown":
+            if not frozen:
+                pot += w.trunk1 if n == 1 else w.trunk2
+        elif top == "gray":
+            grays.append((i, n))
+            if not frozen and n < 3:
+                pot += w.gray1 if n == 1 else w.gray2
+        elif top == "red":
+            if n == 1:
+                if not frozen:
+                    pot += w.lone_red
+            elif n == 2:
+                buildings.append(i)
+        elif n == 1 and top == "yellow":
+            lone_fields.append(i)
+    empties = empty.bit_count()
     turns_left = ctx.turns_left if empties > 2 else 0  # 2 empty hexes or fewer: the end
     scored = [*cards, *((c, card(c).cube_count) for c in completed)]
     if spirit is not None:
@@ -217,76 +280,47 @@ def board_value(
         return value
     if turns_left != ctx.turns_left:
         ctx = Context(side, turns_left, ctx.weights, ctx.focus)
-    w = ctx.weights
-    nbrs = geometry(side).neighbours
-    pot = 0.0
-    for i, s in enumerate(stacks):
-        n = len(s)
-        if n == 0:
-            continue
-        free = not cube_mask >> i & 1
-        top = s[-1]
-        if top == "brown":
-            if free:
-                pot += w.trunk1 if n == 1 else w.trunk2
-        elif top == "gray":
-            if free and n < 3:
-                pot += w.gray1 if n == 1 else w.gray2
-        elif top == "red" and n == 1 and free:
-            pot += w.lone_red
+    near = geometry(side).neighbour_mask
     # Mountains without a neighbouring mountain score nothing yet; an empty neighbour may fix it.
-    scoring_mtn = set(sheet.scoring_mountains)
-    for i, s in enumerate(stacks):
-        if s and s[-1] == "gray" and i not in scoring_mtn and any(not stacks[j] for j in nbrs[i]):
-            pot += w.lone_mountain * (1, 3, 7)[len(s) - 1] + 0.3
+    if grays:
+        scoring_mtn = sheet.scoring_mountains
+        for i, n in grays:
+            if i not in scoring_mtn and near[i] & empty:
+                pot += w.lone_mountain * (1, 3, 7)[n - 1] + 0.3
     # Lone field tokens with room to grow into a group.
-    grouped = {c for g in sheet.field_groups for c in g}
-    for i, s in enumerate(stacks):
-        if s == ("yellow",) and i not in grouped and any(not stacks[j] for j in nbrs[i]):
-            pot += w.lone_field
-    qualifying = set(sheet.qualifying_buildings)
-    for i, s in enumerate(stacks):
-        if (
-            len(s) == 2
-            and s[-1] == "red"
-            and i not in qualifying
-            and any(not stacks[j] for j in nbrs[i])
-        ):
-            pot += w.building_open
+    if lone_fields:
+        grouped = {c for g in sheet.field_groups for c in g}
+        for i in lone_fields:
+            if i not in grouped and near[i] & empty:
+                pot += w.lone_field
+    if buildings:
+        qualifying = sheet.qualifying_buildings
+        for i in buildings:
+            if i not in qualifying and near[i] & empty:
+                pot += w.building_open
     if side == "A" and sheet.river_path:
         path = sheet.river_path
         ends = {path[0], path[-1]}
-        on_path = set(path)
+        on_path = sum(1 << c for c in path)
         for e in ends:
-            if any(not stacks[j] and not (set(nbrs[j]) & on_path - {e}) for j in nbrs[e]):
+            others = on_path & ~(1 << e)
+            if any(empty >> j & 1 and not near[j] & others for j in geometry(side).neighbours[e]):
                 pot += w.river_end
     tokens_to_come = 3 * ctx.turns_left
     usable = empties - 2
     pot += empties * (w.empty_scarce if usable < tokens_to_come else w.empty_plenty)
 
-    codes = codes_of(stacks, cube_mask)
-    focus = ctx.focus or {}
     held = 0
     for card_id, placed in cards:
-        places = focus.get(card_id)
-        if places is None:
-            places = card_placements(side, card_id)
         wanted = card(card_id).cube_count - placed
-        pot += card_potential(card_id, placed, distances(codes, places, wanted), ctx) - w.slot
+        pot += ctx.potential(card_id, placed, wanted, codes) - w.slot
         held += 1
     if spirit is not None and not spirit_placed:
-        places = focus.get(spirit)
-        if places is None:
-            places = card_placements(side, spirit)
-        pot += card_potential(spirit, 0, distances(codes, places, 1), ctx) - w.slot
+        pot += ctx.potential(spirit, 0, 1, codes) - w.slot
         held += 1
     if display and held < CARD_LIMIT:
         best = 0.0
         for card_id in display:
-            places = focus.get(card_id)
-            if places is None:
-                places = card_placements(side, card_id)
-            ds = distances(codes, places, card(card_id).cube_count)
-            best = max(best, card_potential(card_id, 0, ds, ctx) - w.slot)
+            best = max(best, ctx.potential(card_id, 0, card(card_id).cube_count, codes) - w.slot)
         pot += best
     return value + f * pot

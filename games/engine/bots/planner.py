@@ -97,9 +97,20 @@ def _value(ctx: Context, player: PlayerState, display=()) -> float:
 
 
 def token_boards(
-    state: GameState, hand: tuple[str, ...], ctx: Context, settings: Settings, rng: random.Random
+    state: GameState,
+    hand: tuple[str, ...],
+    ctx: Context,
+    settings: Settings,
+    rng: random.Random,
+    values: dict[tuple, float] | None = None,
 ) -> list[tuple[float, tuple, list[tuple[str, int]]]]:
-    """(value, stacks, [(colour, cell), ...]) for placements of `hand`, best first."""
+    """(value, stacks, [(colour, cell), ...]) for placements of `hand`, best first.
+
+    `values` memoises board values by stacks; share it only between calls whose mover, cubes,
+    cards and display are the same (the central spaces of one turn), where boards repeat.
+    """
+    if values is None:
+        values = {}
     player = state.mover
     mask = player.cube_mask
     can_take = not state.took_card and player.cards_held < CARD_LIMIT
@@ -120,16 +131,18 @@ def token_boards(
                             children[new] = (rest_t, [*steps, (colour, i)])
         scored = []
         for new, (rest_t, steps) in children.items():
-            v = board_value(
-                ctx,
-                new,
-                mask,
-                player.cards,
-                player.completed,
-                player.spirit,
-                player.spirit_placed,
-                display,
-            )
+            v = values.get(new)
+            if v is None:
+                v = values[new] = board_value(
+                    ctx,
+                    new,
+                    mask,
+                    player.cards,
+                    player.completed,
+                    player.spirit,
+                    player.spirit_placed,
+                    display,
+                )
             if settings.noise:
                 v += rng.gauss(0.0, settings.noise)
             scored.append((v, new, rest_t, steps))
@@ -218,8 +231,9 @@ def plan_turn(
         todo = [(apply(state, TakeTokens(i)), [TakeTokens(i)]) for i in spaces]
     else:
         todo = [(state, [])]
+    values: dict[tuple, float] = {}  # taking tokens changes no board: one memo for all spaces
     for taken, prefix in todo:
-        for v, _, steps in token_boards(taken, taken.hand, fast, settings, rng):
+        for v, _, steps in token_boards(taken, taken.hand, fast, settings, rng, values):
             after = taken
             actions = list(prefix)
             for colour, cell in steps:
