@@ -16,14 +16,15 @@ from games.queue import enqueue
 from games.services.core import (
     STAND_IN_POLICY,
     _bump,
+    _check_version,
     _locked,
     _next_seq,
-    _same_version,
     _save_state,
     _seat_of,
+    _seating,
     is_automatic,
 )
-from games.services.errors import Conflict, StaleVersion
+from games.services.errors import Conflict
 
 logger = logging.getLogger(__name__)
 
@@ -93,7 +94,7 @@ def resign(*, game_id: int, user: User) -> Game:
     otherwise the stand-in plays the resigned seat's turns. The resigner is ranked last."""
     with transaction.atomic():
         game = _locked(game_id)
-        seat = _seat_of(game, user)
+        seats, seat = _seating(game, user)
         if game.status != Game.Status.ACTIVE:
             raise Conflict("Only a game in progress can be resigned.")
         if seat.resigned_at is not None:
@@ -101,7 +102,7 @@ def resign(*, game_id: int, user: User) -> Game:
         seat.resigned_at = timezone.now()
         seat.save(update_fields=["resigned_at"])
         _log_site_event(game, seat, "resign")
-        if resigning_ends_game(list(game.seats.select_related("user")), seat):
+        if resigning_ends_game(seats, seat):
             _finish_early(game, reason="resigned")
         else:
             state = game.engine_state()
@@ -125,8 +126,7 @@ def _check_can_act_on_timeout(game: Game, user: User, expected_version: object) 
     seat = _seat_of(game, user)
     if game.status != Game.Status.ACTIVE:
         raise Conflict("This game is not in progress.")
-    if not _same_version(expected_version, game.version):
-        raise StaleVersion("The board changed since your page was drawn; here it is now.")
+    _check_version(game, expected_version)
     if seat.position == game.current_seat:
         raise Conflict("It is your own turn: play it rather than skip it.")
     if not timed_out(game):

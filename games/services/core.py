@@ -11,7 +11,7 @@ from accounts.models import User
 from games import engine, reminders
 from games.models import Game, Seat
 from games.queue import enqueue
-from games.services.errors import NotAllowed, NotFound, RuleViolation
+from games.services.errors import NotAllowed, NotFound, RuleViolation, StaleVersion
 
 logger = logging.getLogger(__name__)
 
@@ -109,11 +109,14 @@ def _parse_action(action: object) -> engine.Action:
         raise RuleViolation(_sentence(str(exc))) from None
 
 
-def _same_version(expected: object, actual: int) -> bool:
+def _check_version(game: Game, expected: object) -> None:
+    """The page the action came from must show the game's current version."""
     try:
-        return int(str(expected)) == actual
+        current = int(str(expected)) == game.version
     except ValueError:
-        return False
+        current = False
+    if not current:
+        raise StaleVersion("The board changed since your page was drawn; here it is now.")
 
 
 def _seating(game: Game, user: User) -> tuple[list[Seat], Seat]:

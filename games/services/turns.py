@@ -12,15 +12,15 @@ from games.models import Game, Move, Seat
 from games.narration import move_detail
 from games.services.core import (
     _bump,
+    _check_version,
     _locked,
     _next_seq,
     _parse_action,
-    _same_version,
     _save_state,
     _seating,
     _sentence,
 )
-from games.services.errors import Conflict, PlayResult, RuleViolation, StaleVersion
+from games.services.errors import Conflict, PlayResult, RuleViolation
 
 logger = logging.getLogger(__name__)
 
@@ -36,8 +36,7 @@ def play(*, game_id: int, user: User, action: object, expected_version: object) 
             raise Conflict("This game is over.")
         if game.status != Game.Status.ACTIVE:
             raise Conflict("This game has not started yet.")
-        if not _same_version(expected_version, game.version):
-            raise StaleVersion("The board changed since your page was drawn; here it is now.")
+        _check_version(game, expected_version)
         before = game.engine_state()
         if seat.position != before.current_seat:
             raise Conflict("It is not your turn.")
