@@ -56,6 +56,8 @@ os.environ.update({k: v for k, v in ENV.items() if k != "PYTHONPATH"})
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "harmonies_site.settings")
 
+from bench.load.run import wait_for  # noqa: E402 (needs ROOT on the path)
+
 
 def log(message: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
@@ -84,15 +86,6 @@ def stop(process: subprocess.Popen | None, sig: int = signal.SIGTERM) -> None:
             process.wait()
 
 
-def wait_until(test, what: str, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if test():
-            return
-        time.sleep(0.1)
-    raise SystemExit(f"{what}: not within {seconds:.0f} s")
-
-
 def redis_answers() -> bool:
     return (
         subprocess.run(
@@ -105,7 +98,7 @@ def redis_answers() -> bool:
 def start_redis() -> subprocess.Popen:
     redis = spawn("redis", "redis-server", "--bind", "127.0.0.1", "--port", str(REDIS_PORT),
                   "--save", "", "--appendonly", "no")  # fmt: skip
-    wait_until(redis_answers, "Redis")
+    wait_for(redis_answers, "Redis")
     return redis
 
 
@@ -283,7 +276,7 @@ def main() -> int:
         mark_seeded_turns_announced()
         server = spawn("gunicorn", str(BIN / "gunicorn"), "harmonies_site.wsgi", "--bind",
                        f"127.0.0.1:{PORT}", "--workers", "3", "--log-level", "warning")  # fmt: skip
-        wait_until(site_answers, "gunicorn")
+        wait_for(site_answers, "gunicorn")
         worker = start_worker()
         time.sleep(2)
 
@@ -326,7 +319,7 @@ def main() -> int:
         for c in clients:
             c.join()
         log(f"clients done after {time.monotonic() - started:.1f} s")
-        wait_until(queue_is_empty, "the Celery queue to drain", 60)
+        wait_for(queue_is_empty, "the Celery queue to drain", 60)
         time.sleep(3)
 
         emails_before_sweep = sum(turn_emails().values())
@@ -347,7 +340,7 @@ def main() -> int:
         finally:
             app.conf.task_always_eager = False
         log(f"missed-turn sweep ({later.seconds // 60} minutes later) ran {swept} turn-email tasks")
-        wait_until(queue_is_empty, "the Celery queue to drain", 60)
+        wait_for(queue_is_empty, "the Celery queue to drain", 60)
         time.sleep(3)
         return report(plan, outcomes, emails_before_sweep, outage)
     finally:

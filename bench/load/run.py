@@ -85,7 +85,7 @@ def wait_for(test, what: str, seconds: float = 30) -> None:
         if test():
             return
         time.sleep(0.2)
-    raise SystemExit(f"{what} did not come up within {seconds:.0f} s")
+    raise SystemExit(f"gave up waiting for {what} after {seconds:.0f} s")
 
 
 def ensure_services() -> None:
