@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format worker beat bench install migrate demo clean
+.PHONY: run test lint format worker beat bench shots install migrate demo clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,9 @@ bench: install
 	$(BIN)/python bench/bench_engine.py
 	$(BIN)/python bench/load/run.py    # gunicorn on PostgreSQL and Redis under locust, ~3 minutes
 	$(BIN)/python bench/faults.py      # workers and Redis killed during play, ~1 minute
+
+shots: install   # every main page at 360 and 1280 px, and every email, into test-results/shots/
+	$(BIN)/python bench/shots.py
 
 clean:
 	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache .hypothesis
