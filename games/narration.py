@@ -15,6 +15,26 @@ from games.engine.tokens import COLOUR_NAMES
 COLOUR_WORDS = {colour: f"{name} ({colour})" for colour, name in COLOUR_NAMES.items()}
 
 
+def cell_words(cell: str) -> str:
+    """A hex as a player finds it on the board: "column 2, 3rd from the top".
+
+    Cells are named "column,row" from 0 (the engine's names); players count columns from the left
+    and hexes down a column, which needs no drawn coordinates.
+    """
+    try:
+        column, row = (int(part) for part in str(cell).split(","))
+    except ValueError:
+        return str(cell)
+    if column < 0 or row < 0:
+        return str(cell)
+    return f"column {column + 1}, {ordinal(row + 1)} from the top"
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def move_detail(
     before: engine.GameState, action: engine.Action, after: engine.GameState
 ) -> dict[str, Any]:
@@ -49,11 +69,12 @@ def describe(action: dict[str, Any], detail: dict[str, Any], name: str) -> str:
         tokens = ", ".join(detail.get("tokens", ()))
         return f"{name} took the tokens of space {action['space'] + 1} ({tokens})."
     if kind == "place_token":
-        return f"{name} placed {COLOUR_WORDS[action['colour']]} on {action['cell']}."
+        return f"{name} placed {COLOUR_WORDS[action['colour']]} in {cell_words(action['cell'])}."
     if kind == "take_card":
         return f"{name} took the {_card_name(action['card_id'])} card."
     if kind == "place_cube":
-        text = f"{name} placed a cube from {_card_name(action['card_id'])} on {action['cell']}"
+        card = _card_name(action["card_id"])
+        text = f"{name} placed a cube from {card} in {cell_words(action['cell'])}"
         return text + (", completing the card." if detail.get("completed") else ".")
     if kind == "choose_spirit":
         return f"{name} chose the {_card_name(action['card_id'])} Nature's Spirit."

@@ -21,6 +21,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games.engine import geometry
 from games.engine.tokens import COLOUR_NAMES, COLOURS, LANDSCAPES, Landscape
+from games.narration import cell_words
 
 __all__ = [
     "COLOUR_WORDS",
@@ -334,7 +335,7 @@ def _hex_group(
     r = BOARD_R
     cx = BOARD_PAD + r + 1.5 * r * col
     cy = BOARD_PAD + r * SQRT3 * (row + 0.5 + (col % 2) / 2)
-    words = f"{name}: {describe_stack(stack)}"
+    words = f"{cell_words(name)}: {describe_stack(stack)}"
     if cube_kind == "spirit":
         words += ", spirit cube"
     elif cube_kind == "animal":

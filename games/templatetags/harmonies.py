@@ -3,7 +3,7 @@
 from django import template
 from django.utils.safestring import SafeString
 
-from games import engine
+from games import engine, narration
 from games.svg import token_svg
 from games.svg_cards import card_svg
 
@@ -42,3 +42,9 @@ def space_label(tokens: list[str]) -> str:
 @register.filter
 def get_item(mapping: dict, key: str):
     return mapping.get(key) if hasattr(mapping, "get") else None
+
+
+@register.filter
+def cell_words(cell: str) -> str:
+    """A hex named as a player finds it ("column 2, 3rd from the top"), for the no-JS forms."""
+    return narration.cell_words(cell)

@@ -2,6 +2,9 @@
 (function () {
   "use strict";
 
+  // The board can be tapped: the forms that name hexes in words are for pages without scripts.
+  document.documentElement.classList.add("js");
+
   // Every action says which version of the game it was chosen on. Fragments are swapped one by
   // one, so the freshest version is the one in #game-version, not the one a form was drawn with.
   document.body.addEventListener("htmx:configRequest", function (event) {

@@ -5,6 +5,7 @@ import pytest
 from games import services
 from tests.browser.test_play_browser import log_in
 from tests.factories import UserFactory
+from tests.games.helpers import start_game, user_to_move
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,3 +30,40 @@ def test_a_solo_game_shows_no_empty_panel_for_other_players(live_server, page):
 
     assert page.locator("#others").count() == 1
     assert not page.locator("#others").is_visible()
+
+
+def _turn_with_a_token_in_hand(player, other):
+    game = start_game(player, other)
+    mover = user_to_move(game)
+    services.play(
+        game_id=game.pk,
+        user=mover,
+        action={"type": "take_tokens", "space": 0},
+        expected_version=game.version,
+    )
+    game.refresh_from_db()
+    return game, mover, game.engine_state().hand[0]
+
+
+def test_with_javascript_the_hexes_are_tapped_not_chosen_from_a_list(live_server, page):
+    game, mover, colour = _turn_with_a_token_in_hand(UserFactory(), UserFactory())
+    log_in(page, live_server.url, mover.username)
+    page.goto(f"{live_server.url}{game.get_absolute_url()}?token={colour}")
+
+    assert not page.locator("select[name=cell]").is_visible()
+    assert page.get_by_text("Or tap a highlighted hex").is_visible()
+
+
+def test_without_javascript_the_list_names_hexes_in_words(live_server, browser):
+    game, mover, colour = _turn_with_a_token_in_hand(UserFactory(), UserFactory())
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    try:
+        log_in(page, live_server.url, mover.username)
+        page.goto(f"{live_server.url}{game.get_absolute_url()}?token={colour}")
+
+        choices = page.locator("select[name=cell] option").all_inner_texts()
+        assert choices and all(text.startswith("column ") for text in choices)
+        assert not page.get_by_text("Or tap a highlighted hex").is_visible()
+    finally:
+        context.close()

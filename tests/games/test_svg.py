@@ -96,12 +96,18 @@ def test_empty_hexes_are_marked_and_draw_no_token():
 
 def test_titles_describe_the_stack_and_the_cube():
     root = parse(board_svg("A", STACKS, {"2,1", "3,0"}, spirit_hex="3,0"))
-    assert title_of(hex_at(root, "1,0")) == "1,0: tree of height 2"
-    assert title_of(hex_at(root, "2,1")) == "2,1: mountain of height 2, animal cube"
-    assert title_of(hex_at(root, "3,0")) == "3,0: mountain of height 3, spirit cube"
-    assert title_of(hex_at(root, "4,1")) == "4,1: building"
-    assert title_of(hex_at(root, "1,2")) == "1,2: trunk of 2"
-    assert title_of(hex_at(root, "4,4")) == "4,4: empty"
+    assert title_of(hex_at(root, "1,0")) == "column 2, 1st from the top: tree of height 2"
+    assert (
+        title_of(hex_at(root, "2,1"))
+        == "column 3, 2nd from the top: mountain of height 2, animal cube"
+    )
+    assert (
+        title_of(hex_at(root, "3,0"))
+        == "column 4, 1st from the top: mountain of height 3, spirit cube"
+    )
+    assert title_of(hex_at(root, "4,1")) == "column 5, 2nd from the top: building"
+    assert title_of(hex_at(root, "1,2")) == "column 2, 3rd from the top: trunk of 2"
+    assert title_of(hex_at(root, "4,4")) == "column 5, 5th from the top: empty"
 
 
 def test_the_spirit_cube_is_drawn_differently_from_animal_cubes():
@@ -136,7 +142,7 @@ def test_targets_become_focusable_buttons_with_their_attributes_escaped():
 
 def test_a_target_without_a_label_is_named_by_its_description():
     target = hex_at(parse(board_svg("A", STACKS, (), targets={"0,0": {"hx-post": "/x"}})), "0,0")
-    assert target.get("aria-label") == "0,0: water"
+    assert target.get("aria-label") == "column 1, 1st from the top: water"
 
 
 @pytest.mark.parametrize("name", ["onclick", "hx-on:click", "Data-X", "a b", 'x"y', "role", ""])
