@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from games import engine
-from games.engine.tokens import COLOUR_NAMES
+from games.engine.tokens import TOKEN_NAMES
 
-# "water (blue)": the landscape and the colour, so both kinds of player recognise the token.
-COLOUR_WORDS = {colour: f"{name} ({colour})" for colour, name in COLOUR_NAMES.items()}
+# "a water token (blue)": the landscape and the colour, so both kinds of player recognise the
+# token; "a building token" once placed alone is no building yet (rules 4.2), so it says token.
+COLOUR_WORDS = {colour: f"{name} ({colour})" for colour, name in TOKEN_NAMES.items()}
 
 
 def cell_words(cell: str) -> str:

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games import engine, presence, services
 from games.models import Game, Move, Seat
-from games.narration import COLOUR_WORDS, describe
+from games.narration import COLOUR_WORDS, cell_words, describe
 from games.svg import board_svg
 
 LOG_LENGTH = 25  # the newest moves on the game page; the full log has its own page
@@ -98,7 +98,7 @@ def game_page(
             for cell in engine.token_targets(state, token):
                 targets[cell] = {
                     **_hx(act_url, type="place_token", colour=token, cell=cell),
-                    "aria-label": f"Place {COLOUR_WORDS[token]} on {cell}",
+                    "aria-label": f"Place {COLOUR_WORDS[token]} in {cell_words(cell)}",
                 }
         elif card:
             name = engine.card(card).name
@@ -106,7 +106,7 @@ def game_page(
                 habitat.update(cells)
                 targets[cell] = {
                     **_hx(act_url, type="place_cube", card_id=card, cell=cell),
-                    "aria-label": f"Place a {name} cube on {cell}",
+                    "aria-label": f"Place a {name} cube in {cell_words(cell)}",
                 }
     names = engine.geometry(game.side).names
     for panel in panels:

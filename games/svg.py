@@ -80,6 +80,9 @@ _GLYPHS = {
     ' stroke="{ink}" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"/>',
     "red": '<path d="M-9 0L0-9L9 0H6.5V8H-6.5V0Z" fill="{ink}"/>'
     '<rect x="-2" y="2" width="4" height="6" fill="{bg}"/>',
+    # A lone red token is no building yet (rules 4.2): bricks waiting for a base, no roof.
+    "red-lone": '<path d="M-8-5h7v4h-7ZM1-5h7v4h-7ZM-4 1h8v4h-8Z" fill="none" stroke="{ink}"'
+    ' stroke-width="1.8" stroke-linejoin="round"/>',
 }
 
 _ATTR_NAME = re.compile(r"[a-z][a-z-]*")
@@ -133,8 +136,10 @@ def hex_points(cx: float, cy: float, r: float) -> str:
 
 
 def glyph(colour: str, cx: float, cy: float, size: float) -> str:
-    """The glyph of a token colour, `size` units across, in the ink that contrasts best."""
-    body = _GLYPHS[colour].format(ink=ink_for(colour), bg=FILLS[colour])
+    """The glyph of a token colour ("red-lone" for a red token that is no building), `size`
+    units across, in the ink that contrasts best."""
+    tint = colour.split("-")[0]
+    body = _GLYPHS[colour].format(ink=ink_for(tint), bg=FILLS[tint])
     scale = num(size / 20)
     return f'<g class="glyph" transform="translate({num(cx)} {num(cy)}) scale({scale})">{body}</g>'
 
@@ -185,11 +190,14 @@ def stack_picture(
     *,
     cube_kind: str | None = None,
     badge_scale: float = 0.3,
+    building: bool = False,
 ) -> str:
-    """Tokens drawn as slabs, bottom one lowest, so the lower colours show as bands underneath;
-    the top token carries its glyph, a badge gives the height of a stack of two or three, and
-    `cube_kind` ("animal" or "spirit") puts a cube on top."""
-    return _stack_picture(tuple(stack), cx, cy, r, cube_kind, badge_scale)
+    """Tokens drawn as round discs piled up, bottom one lowest, so the lower colours show as
+    edges underneath (tree trunks under foliage, grey peaks, red roofs); the top token carries
+    its glyph, a badge gives the height of a stack of two or three, and `cube_kind` ("animal" or
+    "spirit") puts a cube on top. A lone red token is not a building (rules 4.2) and looks
+    different, unless `building` says it stands for one (a card's pattern, on any base)."""
+    return _stack_picture(tuple(stack), cx, cy, r, cube_kind, badge_scale, building)
 
 
 # Every page view draws every board, and the same stack in the same cell always gives the same
@@ -202,22 +210,30 @@ def _stack_picture(
     r: float,
     cube_kind: str | None,
     badge_scale: float,
+    building: bool = False,
 ) -> str:
-    step = r * 0.19
+    radius = r * 0.8  # a disc inside the hex, as the real tokens sit in their spaces
+    step = r * 0.2  # how much higher each token of a stack sits
+    thickness = r * 0.16
     parts = []
     top_cy = cy
     for level, colour in enumerate(stack):
         fill = FILLS[check_colour(colour)]
+        edge = _shade(fill)
         top_cy = cy + ((len(stack) - 1) / 2 - level) * step
         parts.append(
-            f'<polygon class="token token-{colour}" points="{hex_points(cx, top_cy, r)}"'
-            f' fill="{fill}" stroke="{_shade(fill)}" stroke-width="{num(r * 0.06)}"/>'
+            f'<g class="token token-{colour}">'
+            f'<circle cx="{num(cx)}" cy="{num(top_cy + thickness)}" r="{num(radius)}"'
+            f' fill="{_shade(fill, 0.5)}"/>'
+            f'<circle cx="{num(cx)}" cy="{num(top_cy)}" r="{num(radius)}" fill="{fill}"'
+            f' stroke="{edge}" stroke-width="{num(r * 0.07)}"/></g>'
         )
     if stack:
         # With a cube in the bottom-right corner the glyph moves up and left to stay clear.
         shift = r * 0.14 if cube_kind else 0
-        size = r * (0.62 if cube_kind else 0.72)
-        parts.append(glyph(stack[-1], cx - shift, top_cy - shift, size))
+        size = r * (0.6 if cube_kind else 0.7)
+        lone_red = stack == ("red",) and not building
+        parts.append(glyph("red-lone" if lone_red else stack[-1], cx - shift, top_cy - shift, size))
     if len(stack) > 1:
         b = r * badge_scale
         parts.append(height_badge(len(stack), cx + r * 0.77 - b, top_cy - r * 0.77 + b, b))
@@ -393,6 +409,7 @@ def token_svg(colour: str, *, size: int = 28, label: str | None = None) -> SafeS
         f' role="img" aria-label="{escape(text)}" viewBox="-17 -15.5 34 31"'
         f' width="{int(size)}" height="{round(size * 31 / 34)}">'
         f"<title>{escape(text)}</title>"
-        f'<polygon points="{hex_points(0, 0, 16)}" fill="{fill}" stroke="{_shade(fill)}"'
-        f' stroke-width="1.4"/>{glyph(colour, 0, 0, 15)}</svg>'
+        f'<circle cx="0" cy="1.2" r="14" fill="{_shade(fill, 0.5)}"/>'
+        f'<circle cx="0" cy="0" r="14" fill="{fill}" stroke="{_shade(fill)}" stroke-width="1.4"/>'
+        f"{glyph(colour, 0, 0, 15)}</svg>"
     )

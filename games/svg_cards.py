@@ -120,14 +120,25 @@ def _pattern_picture(card_id: str, left: float, top: float, width: float, height
         if p.landscape is Landscape.BUILDING:
             r, step = s * 0.86, s * 0.86 * 0.19
             parts.append(
-                f'<polygon points="{hex_points(cx, cy + step / 2, r)}" fill="{_ANY_BASE}"'
-                f' stroke="#7d735f" stroke-width="{num(r * 0.06)}" stroke-dasharray="2 1.5"/>'
+                f'<circle cx="{num(cx)}" cy="{num(cy + step / 2)}" r="{num(r * 0.8)}"'
+                f' fill="{_ANY_BASE}" stroke="#7d735f" stroke-width="{num(r * 0.06)}"'
+                ' stroke-dasharray="2 1.5"/>'
             )
             stack, cy = ("red",), cy - step / 2
         else:
             stack, r = _PATTERN_STACKS[p.landscape], s * 0.86
         cube_kind = "animal" if p.is_cube else None
-        parts.append(stack_picture(stack, cx, cy, r, cube_kind=cube_kind, badge_scale=0.36))
+        parts.append(
+            stack_picture(
+                stack,
+                cx,
+                cy,
+                r,
+                cube_kind=cube_kind,
+                badge_scale=0.36,
+                building=p.landscape is Landscape.BUILDING,
+            )
+        )
     return f'<g class="card-pattern">{"".join(parts)}</g>'
 
 

@@ -26,7 +26,7 @@ def test_the_log_names_hexes_in_words():
     placed = describe({"type": "place_token", "colour": "yellow", "cell": "4,4"}, {}, "Ann")
     cube = describe({"type": "place_cube", "card_id": "A01", "cell": "1,0"}, {}, "Bob")
 
-    assert placed == "Ann placed field (yellow) in column 5, 5th from the top."
+    assert placed == "Ann placed a field token (yellow) in column 5, 5th from the top."
     assert "in column 2, 1st from the top" in cube
     assert "4,4" not in placed and "1,0" not in cube
 

@@ -76,7 +76,7 @@ def test_odd_columns_sit_half_a_hex_lower():
 def test_a_stack_shows_each_token_its_top_glyph_and_its_height():
     root = parse(board_svg("A", STACKS, ()))
     tree = hex_at(root, "1,0")
-    tokens = tree.findall("svg:polygon[@class]", NS)
+    tokens = tree.findall("svg:g[@class]", NS)
     assert [t.get("class") for t in tokens if "token" in t.get("class")] == [
         "token token-brown",
         "token token-green",
@@ -85,6 +85,21 @@ def test_a_stack_shows_each_token_its_top_glyph_and_its_height():
     badge = tree.find("svg:g[@class='height-badge']", NS)
     assert badge.find("svg:text", NS).text == "2"
     assert hex_at(root, "0,0").find("svg:g[@class='height-badge']", NS) is None
+
+
+def test_tokens_are_round_discs_and_a_lone_red_is_no_building():
+    root = parse(board_svg("A", {"0,0": ["red"], "1,0": ["gray", "red"]}, ()))
+    lone, building = hex_at(root, "0,0"), hex_at(root, "1,0")
+
+    assert lone.find("svg:g[@class='token token-red']/svg:circle", NS) is not None
+
+    def shapes(cell):
+        glyph = cell.find("svg:g[@class='glyph']", NS)
+        return [part.get("d") for part in glyph.iter() if part.get("d")]
+
+    assert shapes(lone) != shapes(building)
+    assert title_of(lone).endswith("lone red token")
+    assert title_of(building).endswith("building")
 
 
 def test_empty_hexes_are_marked_and_draw_no_token():
