@@ -5,6 +5,13 @@
   // The board can be tapped: the forms that name hexes in words are for pages without scripts.
   document.documentElement.classList.add("js");
 
+  // "You have a seat at this table" and the like are news for the first look only: the page is
+  // never reloaded while playing, so they go once the player does something.
+  document.body.addEventListener("htmx:afterRequest", function () {
+    var notes = document.querySelectorAll(".messages .message-success");
+    for (var i = 0; i < notes.length; i++) notes[i].remove();
+  });
+
   // Every action says which version of the game it was chosen on. Fragments are swapped one by
   // one, so the freshest version is the one in #game-version, not the one a form was drawn with.
   document.body.addEventListener("htmx:configRequest", function (event) {

@@ -1,6 +1,7 @@
 """What the page looks like: buttons drawn as what they do, no empty panels."""
 
 import pytest
+from playwright.sync_api import expect
 
 from games import services
 from tests.browser.test_play_browser import log_in
@@ -67,3 +68,16 @@ def test_without_javascript_the_list_names_hexes_in_words(live_server, browser):
         assert not page.get_by_text("Or tap a highlighted hex").is_visible()
     finally:
         context.close()
+
+
+def test_the_seat_message_goes_once_the_player_acts(live_server, page):
+    ann, bob = UserFactory(), UserFactory()
+    game = services.create_game(creator=ann, players=2, side="A", spirits=False, public=True)
+    log_in(page, live_server.url, bob.username)
+    page.goto(f"{live_server.url}{game.get_absolute_url()}")
+    page.get_by_role("button", name="Take a seat").click()
+    expect(page.get_by_text("You have a seat at this table.")).to_be_visible()
+
+    # The game started with Bob's seat; the page's next exchange with the site clears the note.
+    page.evaluate("htmx.ajax('GET', location.pathname + '?fragment=game', '#game')")
+    expect(page.get_by_text("You have a seat at this table.")).to_have_count(0)
