@@ -36,6 +36,13 @@ def count(client: Client, url: str) -> tuple[int, int]:
     return len(queries), response.status_code
 
 
+def page_bytes(client: Client, url: str) -> tuple[int, int]:
+    """The page's size as rendered, and as sent to a browser that accepts gzip (they all do)."""
+    raw = len(client.get(url).content)
+    wire = len(client.get(url, headers={"Accept-Encoding": "gzip"}).content)
+    return raw, wire
+
+
 def main() -> None:
     games = Game.objects.filter(status=Game.Status.ACTIVE).annotate(n=Count("moves"))
     cases = []
@@ -48,9 +55,10 @@ def main() -> None:
             client.force_login(seat.user, backend=MODEL_BACKEND)
             n, status = count(client, f"/games/{game.pk}/")
             who = "to move" if seat.position == game.current_seat else "waiting"
+            raw, wire = page_bytes(client, f"/games/{game.pk}/")
             print(
                 f"game page  {game.players} players, {game.n:3d} moves, {who:7s}: "
-                f"{n} queries (HTTP {status})"
+                f"{n} queries (HTTP {status}), {raw:,} bytes of HTML, {wire:,} on the wire (gzip)"
             )
         token = presence.token_for(game.pk, seat.user_id)
         poll = f"/games/{game.pk}/poll/?v={game.version}&p={token}"
