@@ -29,6 +29,7 @@ __all__ = [
     "LANDSCAPE_WORDS",
     "board_svg",
     "describe_stack",
+    "token_face",
     "token_svg",
 ]
 
@@ -398,18 +399,34 @@ def _ring(cls: str, cx: float, cy: float, r: float, stroke: str, width: float, d
     )
 
 
+def token_face(colour: str) -> str:
+    """A token seen from above, in a -17 -15.5 34 31 box: a disc with its edge and its glyph."""
+    fill = FILLS[check_colour(colour)]
+    return (
+        f'<circle cx="0" cy="1.2" r="14" fill="{_shade(fill, 0.5)}"/>'
+        f'<circle cx="0" cy="0" r="14" fill="{fill}" stroke="{_shade(fill)}" stroke-width="1.4"/>'
+        f"{glyph(colour, 0, 0, 15)}"
+    )
+
+
 @lru_cache(maxsize=256)
-def token_svg(colour: str, *, size: int = 28, label: str | None = None) -> SafeString:
-    """One token as a chip, for the central board and the tokens in hand (drawn once each)."""
+def token_svg(
+    colour: str, *, size: int = 28, label: str | None = None, inline: bool = False
+) -> SafeString:
+    """One token as a chip, for the central board and the tokens in hand (drawn once each); the
+    disc is a symbol of the page's sprite unless `inline` (pictures that leave the site)."""
+    from games.sprite import sprite_url  # the sprite is made of these faces
+
     check_colour(colour)
-    fill = FILLS[colour]
     text = label if label is not None else f"{COLOUR_WORDS[colour]} ({colour})"
+    face = (
+        token_face(colour)
+        if inline
+        else f'<use href="{sprite_url()}#token-{colour}" x="-17" y="-15.5" width="34" height="31"/>'
+    )
     return mark_safe(
         f'<svg xmlns="http://www.w3.org/2000/svg" class="token-chip token-chip-{colour}"'
         f' role="img" aria-label="{escape(text)}" viewBox="-17 -15.5 34 31"'
         f' width="{int(size)}" height="{round(size * 31 / 34)}">'
-        f"<title>{escape(text)}</title>"
-        f'<circle cx="0" cy="1.2" r="14" fill="{_shade(fill, 0.5)}"/>'
-        f'<circle cx="0" cy="0" r="14" fill="{fill}" stroke="{_shade(fill)}" stroke-width="1.4"/>'
-        f"{glyph(colour, 0, 0, 15)}</svg>"
+        f"<title>{escape(text)}</title>{face}</svg>"
     )

@@ -25,7 +25,7 @@ from games.svg import (
     stack_picture,
 )
 
-__all__ = ["card_svg", "describe_pattern"]
+__all__ = ["card_face", "card_svg", "describe_pattern"]
 
 WIDTH, HEIGHT = 120, 170
 
@@ -142,7 +142,7 @@ def _pattern_picture(card_id: str, left: float, top: float, width: float, height
     return f'<g class="card-pattern">{"".join(parts)}</g>'
 
 
-def _track(points: tuple[int, ...], covered: int, top: float) -> str:
+def _track(points: tuple[int, ...], covered: int, top: float, cube_href: str = "") -> str:
     """The point slots, top to bottom; the top `covered` slots still carry a cube (cubes leave
     from the bottom), and the highest uncovered slot is what the card is worth now."""
     slot_h, gap, x, w = 21, 3, 82, 33
@@ -162,7 +162,12 @@ def _track(points: tuple[int, ...], covered: int, top: float) -> str:
             f'<text x="{x + w - 4}" y="{num(y + 15)}" text-anchor="end" font-size="11.5"'
             f' font-weight="700" fill="{INK_DARK}">{value}</text>'
         )
-        if is_covered:
+        if is_covered and cube_href:  # the sprite's cube, 10 units across
+            parts.append(
+                f'<use href="{cube_href}" x="{x + 3}" y="{num(y + slot_h / 2 - 5.8)}"'
+                ' width="10" height="11.6"/>'
+            )
+        elif is_covered:
             parts.append(cube(x + 8, y + slot_h / 2, 10))
         parts.append("</g>")
     return f'<g class="card-track">{"".join(parts)}</g>'
@@ -177,30 +182,68 @@ def _check(cx: float, cy: float) -> str:
     )
 
 
-# A page shows up to twenty-odd cards, each a few kilobytes of SVG that depends only on these
-# arguments: each picture is drawn once per process (a few hundred in all).
-@lru_cache(maxsize=1024)
-def card_svg(
-    card_id: str, *, cubes_on_card: int | None = None, completed: bool = False
-) -> SafeString:
-    """An animal or spirit card. `cubes_on_card` None means every slot is covered (a card in the
-    display); a completed card shows its full value and no cubes."""
+def card_face(card_id: str) -> str:
+    """What every copy of a card shares, whatever its cubes: the frame, the name, the habitat and
+    (for a spirit) its scoring. Drawn once, as a symbol of the page's sprite (games/sprite.py)."""
+    return _card_face(card_id)
+
+
+@lru_cache(maxsize=64)
+def _card_face(card_id: str) -> str:
     c = card(card_id)
-    total = c.cube_count
-    if completed:
-        cubes_on_card = 0
-    on_card = total if cubes_on_card is None else max(0, min(total, cubes_on_card))
-    placed = total - on_card
     stripe = FILLS[c.stripe]
     ink = ink_for(c.stripe)
-    header = (
+    parts = [
         f'<rect x="1" y="1" width="{WIDTH - 2}" height="{HEIGHT - 2}" rx="8" fill="#fffdf7"'
         f' stroke="{PAPER_EDGE}" stroke-width="1.5"/>'
         f'<path d="M1 24V9a8 8 0 0 1 8-8h{WIDTH - 18}a8 8 0 0 1 8 8v15Z" fill="{stripe}"/>'
         f"{glyph(c.stripe, 13, 12.5, 13)}"
         f'<text x="{WIDTH / 2 + 6}" y="17" text-anchor="middle" font-size="12" font-weight="700"'
         f' fill="{ink}">{escape(c.name)}</text>'
-    )
+    ]
+    if c.kind == "animal":
+        parts.append(_pattern_picture(card_id, 5, 28, 74, 136))
+    else:
+        parts.append(
+            f'<text x="{WIDTH / 2}" y="36" text-anchor="middle" font-size="8.5" font-weight="700"'
+            f' letter-spacing="1.2" fill="#5b4a8b">SPIRIT</text>'
+            + _pattern_picture(card_id, 8, 40, 104, 92)
+            + f'<line x1="14" x2="{WIDTH - 14}" y1="135" y2="135" stroke="{PAPER_EDGE}"/>'
+        )
+        parts.extend(
+            f'<text x="{WIDTH / 2}" y="{148 + 12 * i}" text-anchor="middle" font-size="9.5"'
+            f' font-weight="600" fill="{INK_DARK}">{escape(line)}</text>'
+            for i, line in enumerate(_spirit_lines(card_id))
+        )
+    return "".join(parts)
+
+
+# A page shows up to twenty-odd cards that differ only in their cubes: the face is one <use> of
+# the cached sprite, and only the track and the cubes are written out. Each picture is drawn once
+# per process (a few hundred in all).
+@lru_cache(maxsize=1024)
+def card_svg(
+    card_id: str,
+    *,
+    cubes_on_card: int | None = None,
+    completed: bool = False,
+    inline: bool = False,
+) -> SafeString:
+    """An animal or spirit card. `cubes_on_card` None means every slot is covered (a card in the
+    display); a completed card shows its full value and no cubes. `inline` draws the face in
+    full instead of using the sprite, for pictures that leave the site (emails, exports)."""
+    from games.sprite import sprite_url  # the sprite is made of these faces
+
+    c = card(card_id)
+    total = c.cube_count
+    if completed:
+        cubes_on_card = 0
+    on_card = total if cubes_on_card is None else max(0, min(total, cubes_on_card))
+    placed = total - on_card
+    if inline:
+        face = f'<g class="card-face">{card_face(card_id)}</g>'
+    else:
+        face = f'<use href="{sprite_url()}#card-{escape(c.id)}" width="{WIDTH}" height="{HEIGHT}"/>'
     habitat = describe_pattern(card_id)
     if c.kind == "animal":
         worth = c.score_by_cubes_placed[placed]
@@ -213,25 +256,12 @@ def card_svg(
         summary = f"{c.name}: {habitat}; {state}"
         slots = len(c.points_top_to_bottom)
         track_top = 28 + (HEIGHT - 34 - slots * 24) / 2
-        body = _pattern_picture(card_id, 5, 28, 74, 136) + _track(
-            c.points_top_to_bottom, on_card, track_top
-        )
+        cube_href = "" if inline else f"{sprite_url()}#cube"
+        body = _track(c.points_top_to_bottom, on_card, track_top, cube_href)
     else:
         cube_state = "cube placed" if placed else "cube on the card"
         summary = f"{c.name} (Nature's Spirit): {habitat}; {cube_state}. {c.scoring_text}"
-        lines = "".join(
-            f'<text x="{WIDTH / 2}" y="{148 + 12 * i}" text-anchor="middle" font-size="9.5"'
-            f' font-weight="600" fill="{INK_DARK}">{escape(line)}</text>'
-            for i, line in enumerate(_spirit_lines(card_id))
-        )
-        body = (
-            f'<text x="{WIDTH / 2}" y="36" text-anchor="middle" font-size="8.5" font-weight="700"'
-            f' letter-spacing="1.2" fill="#5b4a8b">SPIRIT</text>'
-            + _pattern_picture(card_id, 8, 40, 104, 92)
-            + f'<line x1="14" x2="{WIDTH - 14}" y1="135" y2="135" stroke="{PAPER_EDGE}"/>'
-            + lines
-        )
-        body += _check(WIDTH - 14, 36) if placed else cube(WIDTH - 14, 37, 12, spirit=True)
+        body = _check(WIDTH - 14, 36) if placed else cube(WIDTH - 14, 37, 12, spirit=True)
     if c.kind == "animal" and placed == total:
         body += _check(14, HEIGHT - 14)
     classes = f"game-card game-card-{c.kind}" + (" game-card-completed" if placed == total else "")
@@ -239,5 +269,5 @@ def card_svg(
         f'<svg xmlns="http://www.w3.org/2000/svg" class="{classes}" role="img"'
         f' aria-label="{escape(summary)}" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}"'
         f' height="{HEIGHT}" font-family="system-ui, sans-serif" data-card="{escape(c.id)}">'
-        f"<title>{escape(summary)}</title>{header}{body}</svg>"
+        f"<title>{escape(summary)}</title>{face}{body}</svg>"
     )

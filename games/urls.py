@@ -11,6 +11,7 @@ urlpatterns = [
     # Tokens are secrets.token_urlsafe: a slug. Anything else (a NUL byte, which PostgreSQL
     # refuses in a query) is a 404 before the database is asked.
     path("invitation/<slug:token>/", views.invitation_link, name="invitation"),
+    path("pictures/sprite-<slug:digest>.svg", views.sprite, name="sprite"),
     path("<int:game_id>/", views.game_detail, name="detail"),
     path("<int:game_id>/act/", views.act, name="act"),
     path("<int:game_id>/log/", views.move_log, name="log"),

@@ -15,6 +15,7 @@ from games.bot_players import bots_for
 from games.forms import NewGameForm
 from games.models import Game, Seat
 from games.presenters import LOG_LENGTH, full_log, game_page, log_entry
+from games.sprite import sprite as game_sprite
 
 # The page's independent fragments; an action re-renders only those it can change.
 ALL_FRAGMENTS = (
@@ -322,3 +323,15 @@ def home(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("games:mine")
     return render(request, "home.html")
+
+
+@require_GET
+def sprite(request: HttpRequest, digest: str) -> HttpResponse:
+    """The card faces and token chips every page uses (games/sprite.py). Public, like the
+    rulebook's cards; named by its content's digest, so kept for a year."""
+    text, current = game_sprite()
+    if digest != current:
+        return redirect("games:sprite", digest=current)  # a page from before a deployment
+    response = HttpResponse(text, content_type="image/svg+xml; charset=utf-8")
+    response["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response

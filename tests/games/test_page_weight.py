@@ -24,3 +24,23 @@ def test_a_mid_game_four_player_page_is_under_40_kb_on_the_wire():
     assert gzip.decompress(packed.content).count(b"<svg") == plain.content.count(b"<svg")
     print(f"game page: {len(plain.content):,} bytes, {len(packed.content):,} on the wire")
     assert len(packed.content) <= 40_000 < len(plain.content)
+
+
+def test_the_sprite_is_public_and_kept_for_a_year(client):
+    from games.sprite import sprite_url
+
+    response = client.get(sprite_url())
+
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("image/svg+xml")
+    assert "immutable" in response["Cache-Control"]
+    assert b'<symbol id="card-animal_05"' in response.content
+
+
+def test_an_old_sprite_address_leads_to_the_current_one(client):
+    from games.sprite import sprite_url
+
+    response = client.get("/games/pictures/sprite-000000000000.svg")
+
+    assert response.status_code == 302
+    assert response["Location"] == sprite_url()

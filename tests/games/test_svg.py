@@ -242,7 +242,7 @@ def test_describe_stack_names_what_a_stack_is(stack, words):
 
 @pytest.mark.parametrize("colour", list(COLOUR_WORDS))
 def test_a_token_chip_names_its_landscape_and_colour(colour):
-    root = parse(token_svg(colour))
+    root = parse(token_svg(colour, inline=True))
     assert root.get("role") == "img"
     assert root.get("aria-label") == f"{COLOUR_WORDS[colour]} ({colour})"
     assert root.get("width") == "28"
@@ -267,7 +267,7 @@ def slots(root: ET.Element, state: str) -> list[ET.Element]:
 @pytest.mark.parametrize("card_id", ANIMAL_CARD_IDS + SPIRIT_CARD_IDS)
 def test_every_card_renders_its_name_and_pattern(card_id):
     c = card(card_id)
-    root = parse(card_svg(card_id))
+    root = parse(card_svg(card_id, inline=True))
     assert root.get("role") == "img"
     assert root.get("data-card") == card_id
     assert c.name in root.get("aria-label")
@@ -315,7 +315,7 @@ def test_a_completed_card_shows_no_cubes_and_its_full_value():
 
 def test_a_spirit_card_says_it_is_a_spirit_and_how_it_scores():
     c = card("spirit_lion")
-    root = parse(card_svg("spirit_lion"))
+    root = parse(card_svg("spirit_lion", inline=True))
     assert "game-card-spirit" in classes(root)
     assert c.scoring_text in title_of(root)
     texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
@@ -329,3 +329,26 @@ def test_a_spirit_card_says_it_is_a_spirit_and_how_it_scores():
 def test_describe_pattern_lists_the_cube_hex_first():
     assert describe_pattern("animal_05") == "water next to a tree of height 1"
     assert describe_pattern("animal_01") == ("water with water and a tree of height 3 (line)")
+
+
+# The sprite: what every page repeats is drawn once and used by reference
+
+
+def test_a_card_on_a_page_uses_its_face_from_the_sprite_and_draws_only_its_cubes():
+    from games.sprite import sprite_url
+
+    root = parse(card_svg("animal_05", cubes_on_card=3))
+    use = root.find("svg:use", NS)
+    assert use.get("href") == f"{sprite_url()}#card-animal_05"
+    assert root.find(".//svg:g[@class='card-pattern']", NS) is None
+    assert len(slots(root, "covered")) == 3
+    assert len(card_svg("animal_05")) < len(card_svg("animal_05", inline=True)) / 2
+
+
+def test_the_sprite_holds_every_card_face_token_and_the_cube():
+    from games.sprite import sprite
+
+    root = parse(sprite()[0])
+    ids = {symbol.get("id") for symbol in root.findall("svg:symbol", NS)}
+    assert {f"card-{c}" for c in ANIMAL_CARD_IDS + SPIRIT_CARD_IDS} <= ids
+    assert {f"token-{colour}" for colour in COLOUR_WORDS} | {"cube"} <= ids
