@@ -150,6 +150,9 @@ class Seat(models.Model):
     turn_email_claimed_at = models.DateTimeField(null=True, blank=True)
     # Claimed (set) before the game-over email is sent, so each player gets it once.
     game_over_notified_at = models.DateTimeField(null=True, blank=True)
+    # The game's move_count when this player last had the game page in front of them: what came
+    # after is shown as "since your last visit", whatever the device or the link they come from.
+    seen_move = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["position", "joined_at"]
@@ -203,3 +206,31 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id} move {self.seq}"
+
+
+class Board(models.Model):
+    """A seat's board as it stood at the end of one of its turns: stacks, cubes, cards held and
+    completed (the engine's own JSON of the player) and its score sheet by category.
+
+    Written by the one writer in the same transaction as the game state, which stays the source
+    of truth (`verify_games` checks every row against a replay). The "since your last visit"
+    recap compares these rows instead of replaying the log.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="boards")
+    position = models.PositiveSmallIntegerField()
+    turn = models.PositiveIntegerField(help_text="The engine turn that ended.")
+    move_seq = models.PositiveIntegerField(help_text="Moves logged when the turn ended.")
+    player = models.JSONField(help_text="The engine's JSON of the player (stacks, cubes, cards).")
+    score = models.JSONField(help_text="Points by category and the total.")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "move_seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "turn"], name="board_one_per_turn_end"),
+        ]
+        indexes = [models.Index(fields=["game", "position", "move_seq"])]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} seat {self.position} after turn {self.turn}"

@@ -17,6 +17,7 @@ from django.utils import timezone
 from games import engine, presence, services
 from games.models import Game, Move, Seat
 from games.narration import COLOUR_WORDS, cell_words, describe
+from games.recap import Recap
 from games.svg import board_svg
 
 LOG_LENGTH = 25  # the newest moves on the game page; the full log has its own page
@@ -55,9 +56,11 @@ def game_page(
     token: str | None = None,
     card: str | None = None,
     log: list[dict[str, Any]] | None = None,
+    recaps: list[Recap] = (),
 ) -> dict[str, Any]:
     """The template context for a started game as `viewer_seat` (None: a spectator) sees it.
-    `log` replaces the newest moves read from the database (an answer that adds one entry)."""
+    `log` replaces the newest moves read from the database (an answer that adds one entry);
+    `recaps` say what the other players did since the viewer last looked."""
     state = game.engine_state()
     me = viewer_seat.position if viewer_seat else None
     view = engine.view_for(state, me)
@@ -109,6 +112,7 @@ def game_page(
                     "aria-label": f"Place a {name} cube in {cell_words(cell)}",
                 }
     names = engine.geometry(game.side).names
+    fresh = {recap.position: recap.cells for recap in recaps}
     for panel in panels:
         pv = panel.view
         panel.board = board_svg(
@@ -118,6 +122,7 @@ def game_page(
             targets=targets if panel.is_me else None,
             habitat=habitat if panel.is_me else (),
             emphasis=[names[i] for i in panel.sheet.river_path],
+            fresh=() if panel.is_me else fresh.get(panel.seat.position, ()),
             title=f"{panel.name}'s board",
             compact=not panel.is_me,
         )
@@ -155,6 +160,7 @@ def game_page(
         "suns": engine.suns(state, sheets[0].total) if game.solo else None,
         "log": _log(game, by_position) if log is None else log,
         "log_limit": LOG_LENGTH,
+        "recaps": recaps,
     }
 
 

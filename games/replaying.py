@@ -22,7 +22,8 @@ def replayed_state(game: Game) -> engine.GameState:
 
 
 def verify(game: Game) -> str | None:
-    """None when the replay reproduces the stored state byte for byte, else what differs."""
+    """None when the replay reproduces the stored state byte for byte, and every stored board
+    the board of its seat at the end of its turn; else what differs."""
     if game.seed is None:
         return None if not game.state else "a state is stored but no seed"
     try:
@@ -31,4 +32,31 @@ def verify(game: Game) -> str | None:
         return f"the move log does not replay: {exc}"
     if rebuilt != game.state:
         return "the replayed state differs from the stored state"
+    return _verify_boards(game)
+
+
+def turn_end_boards(game: Game) -> dict[int, tuple[int, int, dict, dict]]:
+    """turn -> (seat, move number, player JSON, score) at the end of each turn, by replay."""
+    state = engine.new_game(game.config, game.seed)
+    ends = {}
+    for seq, raw in game.moves.order_by("seq").values_list("seq", "action"):
+        if raw.get("type") in SITE_EVENTS:
+            continue
+        after = engine.apply(state, engine.action_from_json(raw))
+        if after.turn != state.turn or (after.finished and not state.finished):
+            seat = state.current_seat
+            sheet = engine.score_sheet(after, seat)
+            ends[state.turn] = (seat, seq, after.players[seat].to_json(), sheet.as_dict())
+        state = after
+    return ends
+
+
+def _verify_boards(game: Game) -> str | None:
+    stored = list(game.boards.values_list("turn", "position", "move_seq", "player", "score"))
+    if not stored:
+        return None  # games from before boards were stored
+    expected = turn_end_boards(game)
+    for turn, position, move_seq, player, score in stored:
+        if expected.get(turn) != (position, move_seq, player, score):
+            return f"the stored board of turn {turn} differs from the replay"
     return None

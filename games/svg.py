@@ -282,13 +282,15 @@ def board_svg(
     targets: Mapping[str, Mapping[str, str]] | None = None,
     habitat: Collection[str] = (),
     emphasis: Collection[str] = (),
+    fresh: Collection[str] = (),
     title: str = "",
     compact: bool = False,
 ) -> SafeString:
     """A personal board, flat-top hexes in odd-q columns, scaling to its container's width.
 
     `targets` maps a cell to the HTML attributes of its clickable group (hx-post, hx-vals,
-    aria-label...); `habitat` and `emphasis` outline cells for score explanations.
+    aria-label...); `habitat` and `emphasis` outline cells for score explanations, and `fresh`
+    those that changed since the viewer last looked.
     """
     geo = geometry(side)
     targets = targets or {}
@@ -297,6 +299,7 @@ def board_svg(
     _cell_names(side, targets, "targets")
     habitat = _cell_names(side, habitat, "habitat")
     emphasis = _cell_names(side, emphasis, "emphasis")
+    fresh = _cell_names(side, fresh, "fresh")
     if spirit_hex is not None:
         cubes |= _cell_names(side, {spirit_hex}, "spirit_hex")
 
@@ -321,6 +324,7 @@ def board_svg(
                 name in habitat,
                 name in emphasis,
                 None if target is None else tuple(target.items()),
+                name in fresh,
             )
         )
 
@@ -346,6 +350,7 @@ def _hex_group(
     in_habitat: bool,
     in_emphasis: bool,
     target: tuple[tuple[str, str], ...] | None,
+    is_fresh: bool = False,
 ) -> str:
     """One board hex as an SVG group. Cached (a few MB at most): a page draws two to four boards
     of 19 to 23 hexes, and most hexes look the same from one request to the next."""
@@ -373,6 +378,10 @@ def _hex_group(
         words += ", counted"
         inset = 9 if in_habitat else 4
         parts.append(_ring("hex-ring-emphasis", cx, cy, r - inset, INK_DARK, 2.5, "1 4"))
+    if is_fresh:
+        classes.append("hex-fresh")
+        words += ", new since your last visit"
+        parts.append(_ring("hex-ring-fresh", cx, cy, r - 2, "#e8a500", 5, ""))
     extra = ' role="img"'
     if target is not None:
         classes.append("hex-target")

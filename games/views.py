@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import presence, services
+from games import presence, recap, services
 from games.bot_players import bots_for
 from games.forms import NewGameForm
 from games.models import Game, Seat
@@ -124,9 +124,16 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     if my_seat is None:
         return _refuse(request, "You are not playing in this game.", 403)
     presence.mark_present(game.pk, request.user.pk)
+    recaps = recap.since_last_visit(game, seats, my_seat)
     context = game_page(
-        game, seats, my_seat, token=request.GET.get("token"), card=request.GET.get("card")
+        game,
+        seats,
+        my_seat,
+        token=request.GET.get("token"),
+        card=request.GET.get("card"),
+        recaps=recaps,
     )
+    recap.mark_seen(my_seat, game)
     fragment = request.GET.get("fragment")
     if request.htmx and fragment == "game":
         return render(request, "games/game.html#game", context)

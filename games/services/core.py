@@ -11,6 +11,7 @@ from accounts.models import User
 from games import engine, reminders
 from games.models import Game, Seat
 from games.queue import enqueue
+from games.services import boards
 from games.services.errors import NotAllowed, NotFound, RuleViolation, StaleVersion
 
 logger = logging.getLogger(__name__)
@@ -69,6 +70,7 @@ def _save_state(game: Game, before: engine.GameState, after: engine.GameState) -
     from games import tasks  # tasks import services; import here to keep the graph acyclic
 
     game.state = engine.state_to_json(after)
+    boards.record_turn_end(game, before, after)
     _bump(game)
     if (
         after.current_seat != before.current_seat or after.turn != before.turn

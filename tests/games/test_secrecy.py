@@ -39,6 +39,8 @@ def test_every_seat_sees_the_same_page_under_other_hidden_orders(player, other_p
     game = start_game(player, other_player, spirits=spirits)
     play_turns(game, turns=3)
     game.refresh_from_db()
+    for user in (player, other_player):  # a first look shows "since your last visit"
+        page_for(user, game)
     before = {u.pk: page_for(u, game) for u in (player, other_player)}
     reshuffle_hidden_orders(game, seed=99)
     after = {u.pk: page_for(u, game) for u in (player, other_player)}

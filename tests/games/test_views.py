@@ -243,12 +243,14 @@ def test_the_game_page_costs_the_same_queries_whatever_the_log_length(
     url = reverse("games:detail", args=[game.pk])
     with CaptureQueriesContext(connection) as fresh:
         assert client.get(url).status_code == 200
+    first_look = len(fresh.captured_queries)  # read now: the connection keeps the last 9,000
     from tests.games.helpers import play_turns
 
     play_turns(game, turns=6)
-    with django_assert_num_queries(len(fresh.captured_queries)):
+    client.get(url)  # the first look after the others moved also reads and marks what changed
+    with django_assert_num_queries(first_look):
         assert client.get(url).status_code == 200
-    assert len(fresh.captured_queries) <= 8
+    assert first_look <= 8
 
 
 def test_a_polling_page_marks_its_player_as_looking(game, waiting, stranger):
