@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from functools import lru_cache
+from pathlib import Path
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -42,6 +44,38 @@ _PATTERN_STACKS = {
     Landscape.MOUNTAIN3: ("gray", "gray", "gray"),
 }
 _ANY_BASE = "#b9ad98"
+
+# The animal on each card, from Twemoji (CC-BY 4.0; static/vendor/twemoji/LICENSE.txt), by the
+# emoji's code points. Colour is never the only cue: the name stays on every card.
+FIGURES_DIR = Path(__file__).resolve().parent.parent / "static" / "vendor" / "twemoji"
+FIGURES = {
+    "Crocodile": "1f40a", "Ray": "1f420", "Fish": "1f41f", "Otter": "1f9a6", "Frog": "1f438",
+    "Duck": "1f986", "Flamingo": "1f9a9", "Gecko": "1f98e", "Shrew": "1f401", "Peacock": "1f99a",
+    "Squirrel": "1f43f", "Hedgehog": "1f994", "Bee": "1f41d", "Bear": "1f43b", "Rabbit": "1f407",
+    "Parrot": "1f99c", "Boar": "1f417", "Koala": "1f428", "Wolf": "1f43a", "Kingfisher": "1f426",
+    "Penguin": "1f427", "Bat": "1f987", "Fennec Fox": "1f98a", "Macaque": "1f412",
+    "Eagle": "1f985", "Meerkat": "1f9a1", "Raven": "1f426-200d-2b1b", "Llama": "1f999",
+    "Arctic Fox": "1f98a", "Raccoon": "1f99d", "Ladybug": "1f41e", "Panther": "1f406",
+    "Lion": "1f981", "Butterfly": "1f98b", "Deer": "1f98c", "Owl": "1f989", "Cat": "1f408",
+    "Stork": "1fabf", "Ram": "1f40f", "Marmot": "1f9ab", "Dragonfly": "1fab0", "Tortoise": "1f422",
+}  # fmt: skip
+_SVG_OPEN = re.compile(r"^<svg[^>]*>")
+
+
+@lru_cache(maxsize=64)
+def figure(name: str, x: float, y: float, size: float) -> str:
+    """The animal's picture in a `size` square at x,y (nothing for an animal without one)."""
+    code = FIGURES.get(name)
+    if code is None:
+        return ""
+    text = (FIGURES_DIR / f"{code}.svg").read_text().strip()
+    inner = _SVG_OPEN.sub("", text).removesuffix("</svg>")
+    return (
+        f'<svg class="card-figure" x="{num(x)}" y="{num(y)}" width="{num(size)}"'
+        f' height="{num(size)}" viewBox="0 0 36 36" aria-hidden="true">{inner}</svg>'
+    )
+
+
 EN_DASH = "\u2013"
 _HEIGHTS = {3: "1", 4: "2", 5: "3", 6: "1", 7: "2", 8: "3"}
 
@@ -202,12 +236,14 @@ def _card_face(card_id: str) -> str:
         f' fill="{ink}">{escape(c.name)}</text>'
     ]
     if c.kind == "animal":
-        parts.append(_pattern_picture(card_id, 5, 28, 74, 136))
+        parts.append(figure(c.name, 20, 28, 34))
+        parts.append(_pattern_picture(card_id, 5, 64, 74, 100))
     else:
         parts.append(
-            f'<text x="{WIDTH / 2}" y="36" text-anchor="middle" font-size="8.5" font-weight="700"'
+            figure(c.name, 6, 27, 22)
+            + f'<text x="{WIDTH / 2}" y="36" text-anchor="middle" font-size="8.5" font-weight="700"'
             f' letter-spacing="1.2" fill="#5b4a8b">SPIRIT</text>'
-            + _pattern_picture(card_id, 8, 40, 104, 92)
+            + _pattern_picture(card_id, 8, 50, 104, 82)
             + f'<line x1="14" x2="{WIDTH - 14}" y1="135" y2="135" stroke="{PAPER_EDGE}"/>'
         )
         parts.extend(

@@ -352,3 +352,11 @@ def test_the_sprite_holds_every_card_face_token_and_the_cube():
     ids = {symbol.get("id") for symbol in root.findall("svg:symbol", NS)}
     assert {f"card-{c}" for c in ANIMAL_CARD_IDS + SPIRIT_CARD_IDS} <= ids
     assert {f"token-{colour}" for colour in COLOUR_WORDS} | {"cube"} <= ids
+
+
+@pytest.mark.parametrize("card_id", ANIMAL_CARD_IDS + SPIRIT_CARD_IDS)
+def test_every_card_shows_its_animal(card_id):
+    root = parse(card_svg(card_id, inline=True))
+    figure = root.find(".//svg:svg[@class='card-figure']", NS)
+    assert figure is not None and figure.get("aria-hidden") == "true"
+    assert len(list(figure)) > 0
