@@ -111,6 +111,7 @@ def game_page(
                     **_hx(act_url, type="place_cube", card_id=card, cell=cell),
                     "aria-label": f"Place a {name} cube in {cell_words(cell)}",
                 }
+    columns = sorted(panels, key=lambda panel: not panel.is_me)
     names = engine.geometry(game.side).names
     fresh = {recap.position: recap.cells for recap in recaps}
     for panel in panels:
@@ -151,10 +152,11 @@ def game_page(
         "spirit_choices": spirit_choices,
         "discardable": discardable,
         "categories": CATEGORIES,
+        # The viewer's own column first, then the others in turn order.
         "score_rows": score_rows(
-            [p.sheet for p in panels], [p.view["animal_cubes"] for p in panels]
+            [p.sheet for p in columns], [p.view["animal_cubes"] for p in columns]
         ),
-        "player_names": [p.name for p in panels],
+        "player_names": [p.name for p in columns],
         "finished": state.finished,
         "ranking": _ranking(state, sheets, by_position) if state.finished else [],
         "suns": engine.suns(state, sheets[0].total) if game.solo else None,

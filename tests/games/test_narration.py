@@ -45,3 +45,16 @@ def test_the_form_without_javascript_names_hexes_in_words(player, other_player):
 
     assert f'<option value="{target}">{cell_words(target)}</option>' in html
     assert f"<option>{target}</option>" not in html
+
+
+@pytest.mark.django_db
+def test_the_score_table_puts_the_viewers_column_first():
+    from games.presenters import game_page
+    from tests.factories import UserFactory
+
+    players = [UserFactory(display_name=name) for name in ("Ann", "Bob", "Cat")]
+    game = start_game(*players)
+    seats = list(game.seats.select_related("user"))
+    for seat in seats:
+        context = game_page(game, seats, seat)
+        assert context["player_names"][0] == seat.user.display_name
