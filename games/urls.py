@@ -11,7 +11,10 @@ urlpatterns = [
     # Tokens are secrets.token_urlsafe: a slug. Anything else (a NUL byte, which PostgreSQL
     # refuses in a query) is a 404 before the database is asked.
     path("invitation/<slug:token>/", views.invitation_link, name="invitation"),
+    # One invitation's signed link (emailed); a signature is URL-safe base64 with ":" separators.
+    path("invited/<str:token>/", views.invited, name="invited"),
     path("<int:game_id>/", views.game_detail, name="detail"),
+    path("<int:game_id>/invite/", views.invite_more, name="invite"),
     path("<int:game_id>/act/", views.act, name="act"),
     path("<int:game_id>/log/", views.move_log, name="log"),
     path("<int:game_id>/poll/", views.poll, name="poll"),
