@@ -344,9 +344,7 @@ def _lock_player(user: User) -> None:
 
 def _check_bot_games(creator: User) -> None:
     playing = (
-        Game.objects.filter(
-            seats__user=creator, status__in=[Game.Status.OPEN, Game.Status.ACTIVE]
-        )
+        Game.objects.filter(seats__user=creator, status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
         .filter(seats__user__bot_level__gt="")
         .distinct()
         .count()
@@ -380,9 +378,11 @@ def _check_pending_invitations(by: User, adding: int) -> None:
 
 def _usable_invitation(game: Game, invitation_id: int, user: User) -> Invitation:
     """The emailed invitation, checked again under the game's lock."""
-    invitation = game.invitations.filter(pk=invitation_id).first()
+    invitation = Invitation.objects.filter(pk=invitation_id).first()
     if invitation is None:
         raise Conflict("This invitation has already been used.")
+    if invitation.game_id != game.pk:
+        raise NotAllowed("This invitation is for another table.")
     if invitation.user_id not in (None, user.pk):
         raise NotAllowed("This invitation is for another player.")
     if invitation.declined_at is not None:

@@ -197,6 +197,18 @@ def test_a_used_link_says_so_and_changes_nothing(player, stranger):
     assert game.seats.count() == 2
 
 
+def test_a_link_opens_its_own_table_only(player, stranger):
+    mine = table(player, emails=[NEWCOMER])
+    other = table(player, players=3)
+    token = services.invitation_token(mine.invitations.get())
+    response = logged_in(stranger).post(
+        reverse("games:join", args=[other.pk]), {"invitation": token}
+    )
+    assert response.status_code == 403
+    assert b"This invitation is for another table." in response.content
+    assert other.seats.count() == 1 and mine.invitations.exists()
+
+
 def test_a_forged_link_says_so(player, stranger):
     game = table(player, emails=[NEWCOMER])
     token = services.invitation_token(game.invitations.get())
