@@ -56,13 +56,16 @@ def test_a_friend_invited_by_name_follows_the_email_and_plays(live_server, new_p
     assert game.move_count == 1
 
 
-def test_a_stranger_invited_by_address_signs_up_and_lands_on_take_a_seat(live_server, new_page):
+def test_a_stranger_invited_by_address_signs_up_and_lands_on_take_a_seat(
+    live_server, new_page, screenshots
+):
     alice = UserFactory(username="alice", display_name="Alice")
     base = live_server.url
     alice_page = new_page()
     log_in(alice_page, base, "alice")
     new_table(alice_page, base, "wanderer@example.org")
     expect(alice_page.get_by_text("wanderer@example.org (invited)")).to_be_visible()
+    alice_page.screenshot(path=str(screenshots / "table-invited-by-address.png"), full_page=True)
 
     (message,) = mail.outbox
     assert message.to == ["wanderer@example.org"]
@@ -81,6 +84,7 @@ def test_a_stranger_invited_by_address_signs_up_and_lands_on_take_a_seat(live_se
     expect(page.get_by_text("Welcome, wanderer!")).to_be_visible()
     expect(page.get_by_role("button", name="Take a seat")).to_be_visible()
     assert page.url == base + path
+    page.screenshot(path=str(screenshots / "take-a-seat-after-sign-up.png"), full_page=True)
     page.get_by_role("button", name="Take a seat").click()
     expect(page.locator("#game")).to_be_visible()
     game = Game.objects.get(created_by=alice)
