@@ -189,7 +189,8 @@ def join_game(
         if taken >= game.players:
             raise Conflict("This game is full.")
         Seat.objects.create(game=game, user=user)
-        game.invitations.filter(user=user).delete()
+        # Used up: their invitation by name, the link they came by, one to their address.
+        game.invitations.filter(_same_person(Invitee(user=user))).delete()
         if invitation is not None:
             invitation.delete()
         if taken + 1 == game.players:
@@ -316,6 +317,8 @@ def cancel_game(*, game_id: int, user: User) -> None:
 
 def _same_person(person: Invitee) -> Q:
     if person.user is not None:
+        if not person.user.email:
+            return Q(user=person.user)
         return Q(user=person.user) | Q(email__iexact=person.user.email, user__isnull=True)
     return Q(email__iexact=person.email) | Q(user__email__iexact=person.email)
 

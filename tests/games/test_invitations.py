@@ -168,6 +168,13 @@ def test_the_newcomer_signs_up_through_the_link_and_lands_on_take_a_seat(player,
     assert game.seats.filter(user__username="newcomer").exists()
 
 
+def test_joining_uses_up_an_invitation_to_ones_address(player):
+    game = table(player, players=3, public=True, emails=[NEWCOMER])
+    newcomer = UserFactory(username="newcomer", email=NEWCOMER)
+    services.join_game(game_id=game.pk, user=newcomer)  # by the lobby, not the emailed link
+    assert not game.invitations.exists()  # the seat is not held twice
+
+
 def test_sign_up_ignores_a_next_that_leaves_the_site(client):
     response = client.post(
         reverse("signup"),
