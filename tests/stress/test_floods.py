@@ -146,3 +146,49 @@ def test_finished_games_are_paginated(player, other_player):
     assert len(second.context["finished"].object_list) == 15
     junk = client.get(reverse("games:mine") + "?page=abc&invitations=-1")
     assert junk.status_code == 200
+
+
+def _race(user, url: str, data: dict, clients: int) -> list[int]:
+    """`clients` tabs of one player post the same form at once; their status codes."""
+    import threading
+
+    barrier, statuses = threading.Barrier(clients), []
+
+    def post() -> None:
+        client = logged_in(user)
+        try:
+            barrier.wait(timeout=30)
+            statuses.append(client.post(url, data).status_code)
+        except Exception as exc:  # a crash in the view counts as a server error
+            statuses.append(599)
+            raise exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=post, daemon=True) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return statuses
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_racing_tabs_cannot_pass_the_bot_game_cap():
+    player = UserFactory()
+    data = {"players": 2, "side": "A", "seat_2": "easy"}
+    statuses = _race(player, reverse("games:new"), data, clients=16)
+    assert sorted(set(statuses)) == [200, 302]
+    assert statuses.count(302) == services.MAX_BOT_GAMES
+    assert Game.objects.filter(created_by=player).count() == services.MAX_BOT_GAMES
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_racing_tabs_invite_one_friend_once():
+    player, friend = UserFactory(), UserFactory(username="friend")
+    game = services.create_game(creator=player, players=3, side="A", spirits=False)
+    statuses = _race(player, reverse("games:invite", args=[game.pk]), {"invite": "Friend"}, 8)
+    assert sorted(statuses) == [302] + [400] * 7
+    assert game.invitations.get().user == friend
