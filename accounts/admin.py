@@ -18,6 +18,7 @@ class PlayerAdmin(UserAdmin):
                     "remind_every_hours",
                     "email_digest",
                     "email_game_over",
+                    "email_invitation",
                     "quiet_start",
                     "quiet_end",
                     "last_digest_on",

@@ -61,4 +61,5 @@ class EmailPreferencesForm(forms.ModelForm):
             "quiet_end",
             "email_digest",
             "email_game_over",
+            "email_invitation",
         )

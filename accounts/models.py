@@ -23,6 +23,7 @@ EMAIL_KINDS = {
     "reminder": "email_reminder",
     "digest": "email_digest",
     "game_over": "email_game_over",
+    "invitation": "email_invitation",
 }
 
 
@@ -61,6 +62,12 @@ class User(AbstractUser):
     )
     email_game_over = models.BooleanField(
         "Game over", default=True, help_text="The final scores when a game of yours ends."
+    )
+    email_invitation = models.BooleanField(
+        "Invitations and tables",
+        default=True,
+        help_text="When a friend invites you, and when a table of yours starts, is cancelled, "
+        "or an invitation you sent is declined.",
     )
     quiet_start = models.PositiveSmallIntegerField(
         "Quiet hours from", choices=HOUR_CHOICES, default=22

@@ -22,6 +22,7 @@ NAMES = {
     "reminder": "reminders",
     "digest": "the daily digest",
     "game_over": "game-over emails",
+    "invitation": "invitation and table emails",
 }
 
 

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 from django_ratelimit.core import is_ratelimited
@@ -20,15 +21,26 @@ from .signals import email_preferences_changed
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
+    """A new account; `next` (an invitation link, carried from log-in) is where it lands."""
+    next_url = _safe_next(request)
     if request.user.is_authenticated:
-        return redirect("home")
+        return redirect(next_url or "home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.public_name}! Your account is ready.")
-        return redirect("home")
-    return render(request, "accounts/signup.html", {"form": form})
+        return redirect(next_url or "home")
+    return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+
+
+def _safe_next(request: HttpRequest) -> str:
+    """`next` from the form or the address, only if it stays on this site."""
+    candidate = request.POST.get("next") or request.GET.get("next") or ""
+    allowed = url_has_allowed_host_and_scheme(
+        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return candidate if allowed else ""
 
 
 @login_required

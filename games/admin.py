@@ -39,7 +39,7 @@ class SeatInline(admin.TabularInline):
 class InvitationInline(admin.TabularInline):
     model = Invitation
     extra = 0
-    fields = ["user", "invited_by", "created_at"]
+    fields = ["user", "email", "invited_by", "created_at", "declined_at", "emailed_at"]
     readonly_fields = fields
 
     def has_add_permission(self, request: HttpRequest, obj=None) -> bool:

@@ -18,8 +18,12 @@ from accounts import unsubscribe
 from accounts.models import User
 
 
-def send(kind: str, user: User, ctx: dict[str, Any]) -> None:
-    unsubscribe_url = unsubscribe.url_for(user, kind)
+def send(
+    kind: str, user: User, ctx: dict[str, Any], *, unsubscribe_kind: str | None = None
+) -> None:
+    """Render and send the three templates of `kind`; the unsubscribe link stops
+    `unsubscribe_kind` (the preference this email follows), by default `kind` itself."""
+    unsubscribe_url = unsubscribe.url_for(user, unsubscribe_kind or kind)
     ctx = {
         **ctx,
         "user": user,

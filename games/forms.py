@@ -1,6 +1,12 @@
-"""The new-game form: table size, board side, spirits, and friends invited by username."""
+"""The new-game form (table size, board side, spirits, who plays) and the table's invite form.
+
+Friends are invited by username or by email address, in one box.
+"""
+
+from dataclasses import dataclass, field
 
 from django import forms
+from django.core.validators import validate_email
 
 from accounts.models import User
 
@@ -10,6 +16,72 @@ SEAT_CHOICES = [
     ("medium", "Medium bot"),
     ("hard", "Hard bot"),
 ]
+
+
+@dataclass
+class Invitees:
+    """Who was named in an invite box: players found by username, and email addresses."""
+
+    users: list[User] = field(default_factory=list)
+    emails: list[str] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.users) + len(self.emails)
+
+
+def parse_invitees(text: str, creator: User) -> Invitees:
+    """Usernames and addresses from a box; each person once, or a message saying who twice."""
+    found = Invitees()
+    seen: set[str] = set()
+    missing = []
+    for name in (n for n in text.replace(",", " ").split() if n):
+        key = name.casefold()
+        if key in seen:
+            raise forms.ValidationError(f"{name} is named twice: one invitation each.")
+        seen.add(key)
+        if "@" in name:
+            try:
+                validate_email(name)
+            except forms.ValidationError:
+                raise forms.ValidationError(f"{name} is not an email address.") from None
+            if name.casefold() == creator.email.casefold():
+                raise forms.ValidationError("That is your own address: no need to invite yourself.")
+            found.emails.append(name.lower())
+            continue
+        user = User.objects.filter(username__iexact=name, is_active=True).first()
+        if user is None:
+            missing.append(name)
+        elif user.pk == creator.pk:
+            raise forms.ValidationError("You are already at the table: no need to invite yourself.")
+        elif user.is_bot:
+            raise forms.ValidationError(f"{name} is a computer opponent: choose it for a seat.")
+        elif user in found.users:
+            raise forms.ValidationError(f"{user.username} is named twice: one invitation each.")
+        else:
+            found.users.append(user)
+    if missing:
+        raise forms.ValidationError(
+            f"No player is called {', '.join(missing)}. To invite someone without an account, "
+            "type their email address."
+        )
+    return found
+
+
+class InviteForm(forms.Form):
+    """More invitations from the table page, by username or email address."""
+
+    invite = forms.CharField(
+        label="Invite someone",
+        max_length=2000,
+        help_text="A username or an email address (several: separated by commas or spaces).",
+    )
+
+    def __init__(self, *args, creator: User, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.creator = creator
+
+    def clean_invite(self) -> Invitees:
+        return parse_invitees(self.cleaned_data["invite"], self.creator)
 
 
 class NewGameForm(forms.Form):
@@ -33,7 +105,9 @@ class NewGameForm(forms.Form):
     invite = forms.CharField(
         required=False,
         label="Invite friends",
-        help_text="Their usernames, separated by commas or spaces.",
+        max_length=2000,
+        help_text="Their usernames or email addresses, separated by commas or spaces. "
+        "Someone without an account gets an email with a link to join.",
     )
     turn_limit_days = forms.TypedChoiceField(
         choices=[
@@ -62,21 +136,12 @@ class NewGameForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.creator = creator
 
-    def clean_invite(self) -> list[User]:
-        names = [n for n in self.cleaned_data["invite"].replace(",", " ").split() if n]
-        found, missing = [], []
-        for name in dict.fromkeys(n.lower() for n in names):
-            user = User.objects.filter(username__iexact=name, is_active=True).first()
-            (found if user else missing).append(user or name)
-        if missing:
-            raise forms.ValidationError(f"No player is called {', '.join(missing)}.")
-        if any(u.pk == self.creator.pk for u in found):
-            raise forms.ValidationError("You are already at the table: no need to invite yourself.")
-        return found
+    def clean_invite(self) -> "Invitees":
+        return parse_invitees(self.cleaned_data["invite"], self.creator)
 
     def clean(self):
         data = super().clean()
-        players, invitees = data.get("players") or 1, data.get("invite") or []
+        players, invitees = data.get("players") or 1, data.get("invite") or Invitees()
         # Seats beyond the table size are ignored, so a change of mind about the size is harmless.
         data["bot_levels"] = [
             data[f"seat_{n}"] for n in range(2, players + 1) if data.get(f"seat_{n}")

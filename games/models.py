@@ -8,13 +8,18 @@ to what the engine wrote and replays can be compared byte for byte.
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 
 from games import engine
+
+# An invitation is good for two weeks; after that the creator invites again.
+INVITATION_LIFETIME = timedelta(days=14)
 
 
 def new_invite_token() -> str:
@@ -91,6 +96,8 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # Set by the finalize task once final scores and ranks are stored; claimed with an UPDATE.
     finalized_at = models.DateTimeField(null=True, blank=True)
+    # Claimed before the creator is told that every seat is taken and the game has started.
+    start_emailed_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -153,6 +160,8 @@ class Seat(models.Model):
     # The game's move_count when this player last had the game page in front of them: what came
     # after is shown as "since your last visit", whatever the device or the link they come from.
     seen_move = models.PositiveIntegerField(default=0)
+    # Claimed before the "table cancelled" email is sent to this player.
+    cancel_emailed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["position", "joined_at"]
@@ -166,24 +175,60 @@ class Seat(models.Model):
 
 
 class Invitation(models.Model):
-    """A friend invited by username; it disappears when they join or decline."""
+    """A friend invited by username, or a newcomer by email address, to an open table.
+
+    Joining or the game starting deletes it; a declined one stays (the creator sees who declined),
+    and a cancelled table keeps them all so that everyone invited still sees it in My games.
+    The `*_emailed_at` columns are claims: set with a conditional UPDATE before each email is sent.
+    """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="invitations",
     )
+    # Only for someone with no account: an address that belongs to a player invites the player.
+    email = models.EmailField(blank=True, default="")
     invited_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
     )
     created_at = models.DateTimeField(default=timezone.now)
+    declined_at = models.DateTimeField(null=True, blank=True)
+    emailed_at = models.DateTimeField(null=True, blank=True)
+    decline_emailed_at = models.DateTimeField(null=True, blank=True)
+    cancel_emailed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["game", "user"], name="invitation_once_per_player")
+            models.UniqueConstraint(fields=["game", "user"], name="invitation_once_per_player"),
+            models.UniqueConstraint(
+                "game",
+                Lower("email"),
+                condition=~models.Q(email=""),
+                name="invitation_once_per_email",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | ~models.Q(email=""),
+                name="invitation_has_someone",
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} invited to game {self.game_id}"
+        return f"{self.invitee_name} invited to game {self.game_id}"
+
+    @property
+    def invitee_name(self) -> str:
+        return self.user.public_name if self.user_id else self.email
+
+    @property
+    def expires_at(self):
+        return self.created_at + INVITATION_LIFETIME
+
+    def is_expired(self, now=None) -> bool:
+        return (now or timezone.now()) >= self.expires_at
 
 
 class Move(models.Model):

@@ -6,7 +6,7 @@ from smtplib import SMTPException
 from celery import shared_task
 from django.utils import timezone
 
-from games import notifications, services
+from games import notifications, services, table_mail
 from games.models import Game
 from records.tasks import record_game
 
@@ -59,6 +59,29 @@ def send_digest(user_id: int, day: str) -> bool:
 @shared_task(name="games.notify_game_over", ignore_result=True, **MAIL_RETRY)
 def notify_game_over(game_id: int) -> int:
     return notifications.send_game_over(game_id)
+
+
+# --- Table emails (games.table_mail claims each before sending) -----------------------------------
+
+
+@shared_task(name="games.notify_invitation", ignore_result=True, **MAIL_RETRY)
+def notify_invitation(invitation_id: int) -> bool:
+    return table_mail.send_invitation(invitation_id)
+
+
+@shared_task(name="games.notify_table_started", ignore_result=True, **MAIL_RETRY)
+def notify_table_started(game_id: int, joined_by_id: int) -> bool:
+    return table_mail.send_table_started(game_id, joined_by_id)
+
+
+@shared_task(name="games.notify_invitation_declined", ignore_result=True, **MAIL_RETRY)
+def notify_invitation_declined(invitation_id: int) -> bool:
+    return table_mail.send_declined(invitation_id)
+
+
+@shared_task(name="games.notify_table_cancelled", ignore_result=True, **MAIL_RETRY)
+def notify_table_cancelled(game_id: int) -> int:
+    return table_mail.send_cancelled(game_id)
 
 
 # --- Periodic sweeps (scheduled in harmonies_site/celery.py) -------------------------------------

@@ -12,7 +12,10 @@ urlpatterns = [
     # refuses in a query) is a 404 before the database is asked.
     path("invitation/<slug:token>/", views.invitation_link, name="invitation"),
     path("pictures/sprite-<slug:digest>.svg", views.sprite, name="sprite"),
+    # One invitation's signed link (emailed); a signature is URL-safe base64 with ":" separators.
+    path("invited/<str:token>/", views.invited, name="invited"),
     path("<int:game_id>/", views.game_detail, name="detail"),
+    path("<int:game_id>/invite/", views.invite_more, name="invite"),
     path("<int:game_id>/act/", views.act, name="act"),
     path("<int:game_id>/log/", views.move_log, name="log"),
     path("<int:game_id>/poll/", views.poll, name="poll"),

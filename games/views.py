@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, F
+from django.core.paginator import Paginator
+from django.db.models import Count, F, Q
+from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import presence, recap, services
 from games.bot_players import bots_for
-from games.forms import NewGameForm
+from games.forms import InviteForm, NewGameForm
 from games.models import Game, Seat
 from games.presenters import LOG_LENGTH, full_log, game_page, log_entry
 from games.sprite import sprite as game_sprite
@@ -34,33 +37,56 @@ CHANGED_BY = {
 ACTION_FIELDS = ("space", "colour", "cell", "card_id", "discard")
 
 
+# My games shows every game in play; finished and cancelled ones, and invitations, a page at a time
+# (History has every finished game), so that hundreds of invitations cannot bloat the page.
+PAST_PAGE = 30
+INVITATIONS_PAGE = 20
+# Open tables shows at most this many tables per creator, so one account cannot fill it.
+LOBBY_PER_CREATOR = 3
+LOBBY_LENGTH = 50
+
+
 @login_required
 @require_GET
 def my_games(request: HttpRequest) -> HttpResponse:
-    mine_all = services.games_for(request.user).prefetch_related("seats__user")
-    # Games still in play, all of them; finished ones, the latest 30 (History has the rest).
+    user = request.user
     games = list(
-        mine_all.exclude(status__in=[Game.Status.CANCELLED, Game.Status.FINISHED]).order_by(
-            "-updated_at"
-        )
+        Game.objects.filter(seats__user=user, status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+        .prefetch_related("seats__user")
+        .order_by("-updated_at")
     )
-    games += list(mine_all.filter(status=Game.Status.FINISHED).order_by("-finished_at")[:30])
-    mine = {s.game_id: s for g in games for s in g.seats.all() if s.user_id == request.user.pk}
-    your_turn, waiting, open_tables, invitations, finished = [], [], [], [], []
+    past = (
+        Game.objects.filter(
+            Q(seats__user=user) | Q(invitations__user=user),
+            status__in=[Game.Status.FINISHED, Game.Status.CANCELLED],
+        )
+        .annotate(ended_at=Coalesce("finished_at", "updated_at"))
+        .order_by("-ended_at", "-pk")
+        .select_related("created_by")
+        .prefetch_related("seats__user")
+        .distinct()
+    )
+    finished = Paginator(past, PAST_PAGE).get_page(request.GET.get("page"))
+    invited = (
+        services.pending_invitations()
+        .filter(user=user)
+        .exclude(game__seats__user=user)
+        .select_related("game__created_by")
+        .order_by("-created_at", "-pk")
+    )
+    invitations = Paginator(invited, INVITATIONS_PAGE).get_page(request.GET.get("invitations"))
+    your_turn, waiting, open_tables = [], [], []
     for game in games:
-        seat = mine.get(game.pk)
+        seat = next(s for s in game.seats.all() if s.user_id == user.pk)
         game.to_move = next((s for s in game.seats.all() if s.position == game.current_seat), None)
-        if seat is None:
-            invitations.append(game)
-        elif game.status == Game.Status.OPEN:
+        if game.status == Game.Status.OPEN:
             open_tables.append(game)
-        elif game.status == Game.Status.FINISHED:
-            game.my_seat = seat
-            finished.append(game)
         elif game.current_seat == seat.position:
             your_turn.append(game)
         else:
             waiting.append(game)
+    for game in finished:
+        game.my_seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
     your_turn.sort(key=lambda g: g.turn_started_at)  # longest waiting first
     waiting.sort(key=lambda g: g.turn_started_at)
     return render(
@@ -89,7 +115,8 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 side=data["side"],
                 spirits=data["spirits"],
                 public=data["public"],
-                invitees=data["invite"],
+                invitees=data["invite"].users,
+                emails=data["invite"].emails,
                 turn_limit_days=data["turn_limit_days"],
                 bots=bots_for(data["bot_levels"]),
             )
@@ -103,14 +130,23 @@ def new_game(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    tables = (
+    newest = (
         Game.objects.filter(status=Game.Status.OPEN, public=True)
         .annotate(taken=Count("seats"))
         .filter(taken__lt=F("players"))
         .exclude(seats__user=request.user)
         .select_related("created_by")
-        .order_by("-created_at")[:50]
+        .order_by("-created_at")
     )
+    # Newest first, a few per creator: bounded by the per-player cap on open tables.
+    shown: dict[int, int] = {}
+    tables = []
+    for game in newest[: LOBBY_LENGTH * services.MAX_OPEN_TABLES]:
+        shown[game.created_by_id] = shown.get(game.created_by_id, 0) + 1
+        if shown[game.created_by_id] <= LOBBY_PER_CREATOR:
+            tables.append(game)
+        if len(tables) == LOBBY_LENGTH:
+            break
     return render(request, "games/lobby.html", {"tables": tables})
 
 
@@ -222,7 +258,10 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
 def join(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         services.join_game(
-            game_id=game_id, user=request.user, invite_token=request.POST.get("token") or None
+            game_id=game_id,
+            user=request.user,
+            invite_token=request.POST.get("token") or None,
+            invitation_token=request.POST.get("invitation") or None,
         )
     except services.GameError as exc:
         return _refuse(request, exc.message, exc.status)
@@ -233,7 +272,10 @@ def join(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def invitation_link(request: HttpRequest, token: str) -> HttpResponse:
+    """The table's own link: anyone holding it may take a free seat."""
     game = get_object_or_404(Game, invite_token=token)
+    if game.status == Game.Status.CANCELLED:
+        return _refuse(request, services.CANCELLED, 409)
     seats, my_seat = _seating(game, request.user)
     if my_seat is not None or game.status != Game.Status.OPEN:
         return redirect(game)
@@ -241,20 +283,83 @@ def invitation_link(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @login_required
-@require_POST
-def table_action(request: HttpRequest, game_id: int, verb: str) -> HttpResponse:
-    handlers = {
-        "leave": (services.leave_game, "You left the table.", "games:mine"),
-        "cancel": (services.cancel_game, "The game is cancelled.", "games:mine"),
-        "decline": (services.decline_invitation, "Invitation declined.", "games:mine"),
-    }
-    handler, done, where = handlers[verb]
+@require_GET
+def invited(request: HttpRequest, token: str) -> HttpResponse:
+    """One invitation's link, as emailed: its table with Take a seat and Decline.
+
+    It survives log-in and sign-up (`next`), so a newcomer lands here after creating an account.
+    """
     try:
-        handler(game_id=game_id, user=request.user)
+        invitation = services.invitation_from_token(token)
     except services.GameError as exc:
         return _refuse(request, exc.message, exc.status)
-    messages.success(request, done)
-    return redirect(where)
+    game = invitation.game
+    seats, my_seat = _seating(game, request.user)
+    if my_seat is not None or game.status != Game.Status.OPEN:
+        return redirect(game)
+    if invitation.user_id not in (None, request.user.pk):
+        return _refuse(request, "This invitation is for another player.", 403)
+    if invitation.declined_at is not None:
+        return _refuse(request, "This invitation was declined; ask for a new one.", 409)
+    if invitation.is_expired():
+        return _refuse(request, "This invitation has expired: ask for a new one.", 409)
+    return _table_page(
+        request,
+        game,
+        seats,
+        my_seat,
+        invitation_token=token,
+        declining=request.GET.get("decline") == "1",
+    )
+
+
+@login_required
+@require_POST
+def invite_more(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The creator invites someone else from the table page, by username or email address."""
+    game = get_object_or_404(Game, pk=game_id)
+    form = InviteForm(request.POST, creator=request.user)
+    if form.is_valid():
+        invitees = form.cleaned_data["invite"]
+        try:
+            sent = services.invite(
+                game_id=game_id, by=request.user, invitees=invitees.users, emails=invitees.emails
+            )
+        except services.GameError as exc:
+            if exc.status != 400:
+                return _refuse(request, exc.message, exc.status)
+            form.add_error("invite", exc.message)
+        else:
+            names = ", ".join(i.invitee_name for i in sent)
+            messages.success(request, f"Invited: {names}. They will get an email.")
+            return redirect(game)
+    seats, my_seat = _seating(game, request.user)
+    if my_seat is None or game.created_by_id != request.user.pk:
+        return _refuse(request, "Only the player who created the game can invite.", 403)
+    return _table_page(request, game, seats, my_seat, invite_form=form, status=400)
+
+
+@login_required
+@require_POST
+def table_action(request: HttpRequest, game_id: int, verb: str) -> HttpResponse:
+    try:
+        if verb == "leave":
+            services.leave_game(game_id=game_id, user=request.user)
+            messages.success(request, "You left the table.")
+        elif verb == "cancel":
+            services.cancel_game(game_id=game_id, user=request.user)
+            messages.success(request, "The game is cancelled. Everyone at the table is told.")
+        else:
+            invitation = services.decline_invitation(
+                game_id=game_id,
+                user=request.user,
+                invitation_token=request.POST.get("invitation") or None,
+            )
+            inviter = invitation.invited_by.public_name
+            messages.success(request, f"Invitation declined. {inviter} will be told.")
+    except services.GameError as exc:
+        return _refuse(request, exc.message, exc.status)
+    return redirect("games:mine")
 
 
 @login_required
@@ -281,11 +386,37 @@ def _seating(game: Game, user) -> tuple[list[Seat], Seat | None]:
     return seats, next((s for s in seats if s.user_id == user.pk), None)
 
 
-def _table_page(request, game, seats, my_seat, token: str | None = None) -> HttpResponse:
-    invited = game.invitations.filter(user=request.user).exists()
-    if my_seat is None and not (game.public or invited or token):
+def _table_page(
+    request,
+    game,
+    seats,
+    my_seat,
+    token: str | None = None,
+    invitation_token: str | None = None,
+    declining: bool = False,
+    invite_form: InviteForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The table before its game starts, or after it was cancelled, for those who may see it."""
+    invitations = list(game.invitations.select_related("user"))
+    own = next((i for i in invitations if i.user_id == request.user.pk), None)
+    invited = own is not None and own.declined_at is None and not own.is_expired()
+    involved = my_seat is not None or own is not None
+    if game.status == Game.Status.CANCELLED:
+        if not involved:
+            return _refuse(request, "This game is by invitation only.", 403)
+    elif my_seat is None and not (game.public or invited or token or invitation_token):
+        if own is not None and own.declined_at is not None:
+            return _refuse(request, "You declined this invitation; ask for a new one.", 403)
+        if own is not None:
+            return _refuse(request, "Your invitation to this table has expired.", 403)
         return _refuse(request, "This game is by invitation only.", 403)
+    if my_seat is not None:
+        presence.mark_present(game.pk, request.user.pk)
     invite_url = request.build_absolute_uri(reverse("games:invitation", args=[game.invite_token]))
+    creating = my_seat is not None and game.created_by_id == request.user.pk
+    now = timezone.now()
+    pending = [i for i in invitations if i.declined_at is None and not i.is_expired(now)]
     return render(
         request,
         "games/table.html",
@@ -295,10 +426,18 @@ def _table_page(request, game, seats, my_seat, token: str | None = None) -> Http
             "my_seat": my_seat,
             "invited": invited,
             "token": token,
-            "pending": game.invitations.select_related("user"),
+            "invitation_token": invitation_token,
+            "declining": declining,
+            "pending": pending,
+            "declined": [i for i in invitations if i.declined_at is not None],
+            "expired": [i for i in invitations if i.declined_at is None and i.is_expired(now)],
+            "show_addresses": creating,
             "free": game.players - len(seats),
             "invite_url": invite_url if my_seat else None,
+            "invite_form": (invite_form or InviteForm(creator=request.user)) if creating else None,
+            "presence_token": presence.token_for(game.pk, request.user.pk) if my_seat else "",
         },
+        status=status,
     )
 
 

@@ -24,6 +24,8 @@ def _finished_game(game_id: int) -> Game:
     """A finished game, which any logged-in player may study: nothing in it is secret any more
     (the pages still never show the seed)."""
     game = get_object_or_404(Game, pk=game_id)
+    if game.status == Game.Status.CANCELLED:
+        raise Refused("This table was cancelled.", 409)
     if game.status != Game.Status.FINISHED:
         raise Refused("This game is not over: its score sheet and replay open when it ends.", 403)
     return game

@@ -36,16 +36,27 @@ from games.services.errors import (
     StaleVersion,
 )
 from games.services.tables import (
+    CANCELLED,
+    MAX_BOT_GAMES,
+    MAX_OPEN_TABLES,
+    MAX_PENDING_INVITATIONS,
     cancel_game,
     create_game,
     decline_invitation,
+    invitation_from_token,
+    invitation_token,
     invite,
     join_game,
     leave_game,
+    pending_invitations,
 )
 from games.services.turns import finalize, games_for, play
 
 __all__ = [
+    "CANCELLED",
+    "MAX_BOT_GAMES",
+    "MAX_OPEN_TABLES",
+    "MAX_PENDING_INVITATIONS",
     "SITE_EVENTS",
     "STAND_IN_POLICY",
     "VERSION_CACHE_SECONDS",
@@ -63,11 +74,14 @@ __all__ = [
     "end_stalled_game",
     "finalize",
     "games_for",
+    "invitation_from_token",
+    "invitation_token",
     "invite",
     "is_automatic",
     "join_game",
     "leave_game",
     "overdue_automatic_turns",
+    "pending_invitations",
     "play",
     "play_automatic_turn",
     "remember_version",

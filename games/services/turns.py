@@ -34,6 +34,8 @@ def play(*, game_id: int, user: User, action: object, expected_version: object) 
         parsed = _parse_action(action)
         if game.status == Game.Status.FINISHED:
             raise Conflict("This game is over.")
+        if game.status == Game.Status.CANCELLED:
+            raise Conflict("This table was cancelled.")
         if game.status != Game.Status.ACTIVE:
             raise Conflict("This game has not started yet.")
         _check_version(game, expected_version)

@@ -51,6 +51,7 @@ def test_opening_the_link_only_asks_for_confirmation(client, player):
         ("reminder", "email_reminder"),
         ("digest", "email_digest"),
         ("game_over", "email_game_over"),
+        ("invitation", "email_invitation"),
     ],
 )
 def test_a_post_to_the_link_switches_off_that_kind_only_without_login_or_csrf(player, kind, field):
@@ -60,7 +61,9 @@ def test_a_post_to_the_link_switches_off_that_kind_only_without_login_or_csrf(pl
     assert response.status_code == 200
     assert b"Unsubscribed" in response.content
     player.refresh_from_db()
-    others = {"email_turn", "email_reminder", "email_digest", "email_game_over"} - {field}
+    others = {
+        "email_turn", "email_reminder", "email_digest", "email_game_over", "email_invitation"
+    } - {field}  # fmt: skip
     assert getattr(player, field) is False
     assert all(getattr(player, other) is True for other in others)
 

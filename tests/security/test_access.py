@@ -104,7 +104,7 @@ POST  {G}/join/                            active    -       login   409      ga
 POST  {G}/join/                            active    token   login   409      game    game    409
 POST  {G}/leave/                           active    -       login   409      409     409     409
 POST  {G}/cancel/                          active    -       login   403      403     409     403
-POST  {G}/decline/                         active    -       login   mine     mine    mine    mine
+POST  {G}/decline/                         active    -       login   403      409     409     403
 POST  {G}/resign/                          active    -       login   403      game!   game!   403
 GET   {G}/resign/                          active    -       login   405      405     405     405
 POST  {G}/skip/                            active    version login   403      409     409     403
@@ -145,14 +145,20 @@ POST  {G}/join/                            open      token   login   game!    ga
 POST  {G}/join/                            open      foreign login   403      game!   game    403
 POST  {G}/leave/                           open      -       login   403      403     400     403
 POST  {G}/cancel/                          open      -       login   403      403     mine!   403
-POST  {G}/decline/                         open      -       login   mine     mine!   mine    mine
+POST  {G}/decline/                         open      -       login   403      mine!   409     403
 POST  {G}/resign/                          open      -       login   403      403     409     403
 POST  {G}/skip/                            open      version login   403      403     409     403
 GET   {G}/sheet/                           open      -       login   403      403     403     403
 # --- A cancelled table
 GET   {G}/                                 cancelled -       login   403      403     200     403
 POST  {G}/act/                             cancelled take    login   403      403     409     403
-POST  {G}/join/                            cancelled token   login   409      409     game    409
+POST  {G}/join/                            cancelled token   login   409      409     409     409
+POST  {G}/cancel/                          cancelled -       login   409      409     409     409
+POST  {G}/leave/                           cancelled -       login   409      409     409     409
+POST  {G}/decline/                         cancelled -       login   409      409     409     409
+GET   {G}/sheet/                           cancelled -       login   409      409     409     409
+GET   {G}/replay/                          cancelled -       login   409      409     409     409
+GET   /games/invitation/{token}/           cancelled -       login   409      409     409     409
 # --- Results
 GET   /leaderboards/                       -         -       login   200      200     200     200
 hGET  /leaderboards/?board=wins            -         -       login   200      200     200     200

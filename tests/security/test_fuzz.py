@@ -352,7 +352,8 @@ def seated_in(game: Game) -> set[str]:
 def invited_to(game: Game) -> set[str]:
     key = ("invited", game.pk)
     if key not in TABLES:
-        TABLES[key] = set(game.invitations.values_list("user__username", flat=True))
+        pending = game.invitations.filter(declined_at__isnull=True)
+        TABLES[key] = set(pending.values_list("user__username", flat=True))
     return TABLES[key]
 
 
@@ -379,6 +380,8 @@ def act_answer(world: World, game: Game, who: str, fields: dict, version_ok: boo
         return refused(400)
     if game.status == Game.Status.FINISHED:
         return refused(409, "This game is over.")
+    if game.status == Game.Status.CANCELLED:
+        return refused(409, "This table was cancelled.")
     if game.status != Game.Status.ACTIVE:
         return refused(409, "This game has not started yet.")
     if not version_ok:
@@ -566,17 +569,22 @@ def test_forged_polls_answer_a_status_and_mark_nobody_present(world, forger):
 
 VERBS = ["join", "leave", "cancel", "decline", "resign", "skip", "end"]
 STARTED = "This game has already started"
+CANCELLED = "This table was cancelled."
 
 
 def verb_answer(world: World, verb: str, game: Game | None, who: str, data: dict):
     """What a table or absent-player action answers a logged-in player; None when it would
     really happen (then only sent without CSRF, or as a GET)."""
-    if verb == "decline":  # declining an invitation one does not have is a harmless no-op
-        invited = game is not None and who in invited_to(game)
-        return None if invited else {302: (reverse("games:mine"),)}
     if game is None:
         return {404: (REFUSED,)}
     seated = who in seated_in(game)
+    if game.status == Game.Status.CANCELLED and verb in ("join", "leave", "cancel", "decline"):
+        return {409: (CANCELLED,)}
+    if verb == "decline":  # each refusal says what is true
+        if seated:
+            return {409: ("You already have a seat at this table",)}
+        invited = who in invited_to(game) and game.status == Game.Status.OPEN
+        return None if invited else {403: ("You are not invited to this table.",)}
     is_open = game.status == Game.Status.OPEN
     creator = game.created_by.username == who
     detail = reverse("games:detail", args=[game.pk])
@@ -815,6 +823,8 @@ def forged_results(world: World, forger: Forger, rng: random.Random, n: int):
             params.update(junk_query(rng))
             if game is None:
                 expect = {404: (NOT_FOUND,)}
+            elif game.status == Game.Status.CANCELLED:
+                expect = {409: (CANCELLED,)}
             elif game.status != Game.Status.FINISHED:
                 expect = {403: ("This game is not over",)}
             else:
