@@ -9,7 +9,7 @@ from django.db import transaction
 
 from accounts.models import User
 from games import engine
-from games.models import Game, Invitation, Seat
+from games.models import Game, Invitation, Seat, names_in_words
 from games.queue import enqueue
 from games.services.core import _bump, _locked, _publish_version, _start_turn_clock
 from games.services.errors import Conflict, GameError, NotAllowed
@@ -27,6 +27,7 @@ def create_game(
     invitees: Iterable[User] = (),
     turn_limit_days: int | None = None,
     bots: Iterable[User] = (),
+    name: str = "",
 ) -> Game:
     """A new table with the creator (and any bots) seated; it starts once every seat is taken."""
     engine.GameConfig(players=players, side=side, spirits=spirits)  # validates
@@ -44,6 +45,7 @@ def create_game(
             spirits=spirits,
             public=public,
             turn_limit_days=turn_limit_days,
+            name=" ".join(name.split())[:80],
         )
         Seat.objects.create(game=game, user=creator)
         Seat.objects.bulk_create(Seat(game=game, user=bot) for bot in bots)
@@ -138,12 +140,14 @@ def cancel_game(*, game_id: int, user: User) -> None:
 
 def _start(game: Game) -> None:
     """Seat order is shuffled here; the engine picks the first player from the seed."""
-    seats = list(game.seats.all())
+    seats = list(game.seats.select_related("user"))
     rng = random.SystemRandom()
     rng.shuffle(seats)
     for position, seat in enumerate(seats):
         seat.position = position
     Seat.objects.bulk_update(seats, ["position"])
+    if not game.name:  # named after the players, in seat order
+        game.name = names_in_words([s.user.public_name for s in seats])[:80]
     game.seed = secrets.randbits(62)
     state = engine.new_game(game.config, game.seed)
     game.state = engine.state_to_json(state)

@@ -109,5 +109,6 @@ def test_a_real_worker_sends_the_turn_email(player, other_player, worker, tasks_
     assert messages, f"no email within {WAIT_SECONDS} s; worker log:\n{log_path.read_text()}"
     (message,) = messages
     assert f"To: {waiting.email}" in message
-    assert f"{mover.public_name} has played: your turn in game {game.pk}" in message
+    game.refresh_from_db()
+    assert f"{mover.public_name} has played: your turn in {game.title}" in message
     assert settings.SITE_URL + game.get_absolute_url() in message
