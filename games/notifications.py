@@ -196,6 +196,9 @@ def send_reminder(seat_id: int, due: datetime) -> bool:
         return False  # already sent by another run, or no longer this player's turn
     game, user, now = seat.game, seat.user, timezone.now()
     this_one = Seat.objects.filter(pk=seat_id, remind_at=due)
+    if user.is_away_at(now):  # away since this reminder was planned: it waits for their return
+        this_one.update(remind_at=user.after_quiet_hours(user.back_at))
+        return False
     later = user.after_quiet_hours(now)
     deadline = game.turn_deadline
     if later != now and not (deadline is not None and now < deadline <= later):
@@ -233,13 +236,18 @@ def due_digests(now: datetime) -> list[tuple[int, date]]:
     users = (
         User.objects.filter(Exists(waiting), email_digest=True, is_active=True, bot_level="")
         .exclude(email="")
-        .only("pk", "time_zone", "quiet_start", "quiet_end", "last_digest_on")
-    )
+        .only(
+            "pk", "time_zone", "quiet_start", "quiet_end", "last_digest_on", "away_until",
+            "away_since",
+        )
+    )  # fmt: skip
     due = []
     for user in users:
         local = now.astimezone(user.tzinfo)
         if not DIGEST_FROM_HOUR <= local.hour < DIGEST_UNTIL_HOUR or user.is_quiet_at(now):
             continue
+        if user.is_away_at(now):
+            continue  # no digest while away
         if user.last_digest_on is None or user.last_digest_on < local.date():
             due.append((user.pk, local.date()))
     return due
