@@ -63,3 +63,18 @@ class EmailPreferencesForm(forms.ModelForm):
             "email_game_over",
             "email_invitation",
         )
+
+
+class AwayForm(forms.Form):
+    """Away on vacation until a date (empty: back now). The limits are checked by `set_away`."""
+
+    away_until = forms.DateField(
+        required=False,
+        label="Away until",
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text=(
+            "The last day you are away. Meanwhile the time limits of your turns pause, and "
+            "reminders and digests wait; others see that you are away. At most 30 days at a time "
+            "and 60 days a year. Empty it to be back now."
+        ),
+    )

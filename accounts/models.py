@@ -1,7 +1,7 @@
 """Players: a custom user from the first migration, so it can grow without a data migration."""
 
 import zoneinfo
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
@@ -17,6 +17,9 @@ REMIND_EVERY_CHOICES = [
     (48, "After 48 hours, then every 2 days"),
 ]
 HOUR_CHOICES = [(hour, f"{hour:02d}:00") for hour in range(24)]
+# Away (on vacation): at most this many days at a time, and this many in a calendar year.
+AWAY_MAX_DAYS = 30
+AWAY_DAYS_PER_YEAR = 60
 # The kinds of email a player can switch off (in the profile or by the link in each email).
 EMAIL_KINDS = {
     "turn": "email_turn",
@@ -80,6 +83,14 @@ class User(AbstractUser):
     )
     last_digest_on = models.DateField(null=True, blank=True, editable=False)
 
+    # Away: the last day away (the player is back at midnight after it, in their time zone). While
+    # away, their turn clocks pause and reminders and digests wait. Changed only through
+    # `games.services.set_away`, which also moves the time limits of the games waiting for them.
+    away_until = models.DateField("Away until", null=True, blank=True)
+    away_since = models.DateTimeField(null=True, blank=True, editable=False)
+    # Days away counted per calendar year ({"2026": 12}), for the yearly allowance.
+    away_days = models.JSONField(default=dict, blank=True, editable=False)
+
     objects = PlayerManager()
 
     REQUIRED_FIELDS = ["email"]
@@ -131,3 +142,105 @@ class User(AbstractUser):
         if end <= local:
             end += timedelta(days=1)  # wall-clock arithmetic: still quiet_end o'clock after DST
         return end.astimezone(UTC)
+
+    # --- Away --------------------------------------------------------------------------------
+
+    @property
+    def back_at(self) -> datetime | None:
+        """The moment the player is back: midnight after `away_until`, in their time zone."""
+        if self.away_until is None:
+            return None
+        midnight = datetime.combine(self.away_until + timedelta(days=1), time(), self.tzinfo)
+        return midnight.astimezone(UTC)
+
+    def is_away_at(self, moment: datetime) -> bool:
+        back = self.back_at
+        return (
+            back is not None
+            and moment < back
+            and (self.away_since is None or self.away_since <= moment)
+        )
+
+    @property
+    def away_label(self) -> str:
+        """ "away until 12 December" while away now, for other players to see; else ""."""
+        from django.utils import timezone
+
+        if not self.is_away_at(timezone.now()):
+            return ""
+        return f"away until {self.away_until.day} {self.away_until:%B}"
+
+    def plan_absence(self, until: date | None, now: datetime) -> dict:
+        """The away fields after setting (or clearing, with None) the return date at `now`.
+
+        Raises ValueError with the reason when the date is in the past or beyond the limits. The
+        current absence goes on when the date is changed while away; cleared, it counts up to
+        yesterday. Days are counted per calendar year of each day away."""
+        today = now.astimezone(self.tzinfo).date()
+        away_now = self.is_away_at(now)
+        start = self.away_since.astimezone(self.tzinfo).date() if away_now else today
+        days = {int(year): n for year, n in (self.away_days or {}).items()}
+        if away_now:  # the current absence is counted again below, as it now stands
+            _count_days(days, start, self.away_until, -1)
+        if until is None:
+            if away_now:
+                _count_days(days, start, today - timedelta(days=1), +1)
+            return {"away_until": None, "away_since": None, "away_days": _as_json(days)}
+        if until < today:
+            raise ValueError("That date is in the past: choose today or a later day.")
+        if (until - start).days + 1 > AWAY_MAX_DAYS:
+            latest = start + timedelta(days=AWAY_MAX_DAYS - 1)
+            raise ValueError(
+                f"You can be away at most {AWAY_MAX_DAYS} days at a time: "
+                f"until {latest.day} {latest:%B %Y} at the latest."
+            )
+        _count_days(days, start, until, +1)
+        over = sorted(year for year, n in days.items() if n > AWAY_DAYS_PER_YEAR)
+        if over:
+            used = days[over[0]] - _days_in(over[0], start, until)
+            left = max(0, AWAY_DAYS_PER_YEAR - used)
+            raise ValueError(
+                f"You can be away at most {AWAY_DAYS_PER_YEAR} days in a year; "
+                f"days left for {over[0]}: {left}."
+            )
+        return {
+            "away_until": until,
+            "away_since": self.away_since if away_now else now,
+            "away_days": _as_json(days),
+        }
+
+
+def set_away(user: User, until: date | None, now: datetime | None = None) -> User:
+    """Set (or clear, with None) the player's return date, in one transaction with whatever
+    follows it elsewhere (`away_changed`: games move their turn time limits). Raises ValueError
+    with the reason for a date in the past or beyond the limits; then nothing changes."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    from accounts.signals import away_changed
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user.pk)
+        was_back = user.back_at if user.is_away_at(now) else now
+        fields = user.plan_absence(until, now)
+        for name, value in fields.items():
+            setattr(user, name, value)
+        user.save(update_fields=list(fields))
+        away_changed.send(sender=User, user=user, was_back=was_back, now=now)
+    return user
+
+
+def _days_in(year: int, first: date, last: date) -> int:
+    """How many days from `first` to `last` (inclusive) fall in `year`."""
+    first, last = max(first, date(year, 1, 1)), min(last, date(year, 12, 31))
+    return max(0, (last - first).days + 1)
+
+
+def _count_days(days: dict[int, int], first: date, last: date, sign: int) -> None:
+    for year in range(first.year, last.year + 1):
+        days[year] = days.get(year, 0) + sign * _days_in(year, first, last)
+
+
+def _as_json(days: dict[int, int]) -> dict[str, int]:
+    return {str(year): n for year, n in sorted(days.items()) if n > 0}

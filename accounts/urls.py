@@ -9,6 +9,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("profile/", views.profile, name="profile"),
     path("profile/emails/", views.email_preferences, name="email_preferences"),
+    path("profile/away/", views.away, name="away"),
     path("unsubscribe/<str:kind>/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path(

@@ -14,8 +14,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_ratelimit.core import is_ratelimited
 
 from . import unsubscribe as unsubscribe_links
-from .forms import EmailPreferencesForm, ProfileForm, SignUpForm
-from .models import User
+from .forms import AwayForm, EmailPreferencesForm, ProfileForm, SignUpForm
+from .models import User, set_away
 from .signals import email_preferences_changed
 
 
@@ -51,8 +51,18 @@ def profile(request: HttpRequest) -> HttpResponse:
         form.save()
         messages.success(request, "Your profile is saved.")
         return redirect("profile")
-    email_form = EmailPreferencesForm(instance=request.user)
-    return render(request, "accounts/profile.html", {"form": form, "email_form": email_form})
+    return _profile_page(request, form=form)
+
+
+def _profile_page(request: HttpRequest, status: int = 200, **forms) -> HttpResponse:
+    """The profile page with its three forms; those given carry what was posted and its errors."""
+    user = request.user
+    context = {
+        "form": forms.get("form") or ProfileForm(instance=user),
+        "email_form": forms.get("email_form") or EmailPreferencesForm(instance=user),
+        "away_form": forms.get("away_form") or AwayForm(initial={"away_until": user.away_until}),
+    }
+    return render(request, "accounts/profile.html", context, status=status)
 
 
 @require_POST
@@ -64,8 +74,27 @@ def email_preferences(request: HttpRequest) -> HttpResponse:
         email_preferences_changed.send(sender=User, user=request.user)
         messages.success(request, "Your email preferences are saved.")
         return redirect(reverse("profile") + "#emails")
-    form = ProfileForm(instance=request.user)
-    return render(request, "accounts/profile.html", {"form": form, "email_form": email_form})
+    return _profile_page(request, email_form=email_form)
+
+
+@require_POST
+@login_required
+def away(request: HttpRequest) -> HttpResponse:
+    """Set or clear the return date; a date in the past or beyond the limits changes nothing."""
+    away_form = AwayForm(request.POST)
+    if away_form.is_valid():
+        until = away_form.cleaned_data["away_until"]
+        try:
+            user = set_away(request.user, until)
+        except ValueError as exc:
+            away_form.add_error("away_until", str(exc))
+        else:
+            if user.away_until:
+                messages.success(request, f"You are away until {user.away_until:%A %-d %B}.")
+            else:
+                messages.success(request, "Welcome back: your turn clocks run again.")
+            return redirect(reverse("profile") + "#away")
+    return _profile_page(request, status=400, away_form=away_form)
 
 
 @csrf_exempt  # mail clients POST here without a session (RFC 8058); the signature is the check

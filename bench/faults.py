@@ -19,6 +19,7 @@ import json
 import os
 import queue
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -243,8 +244,10 @@ def turn_emails() -> Counter:
                 continue
             message = message_from_string(chunk.strip())
             subject = " ".join((message["Subject"] or "").split())
-            if "your turn in game" in subject:
-                sent[(int(subject.rsplit(" ", 1)[1]), message["To"])] += 1
+            if "your turn" in subject:  # the subject names the game; its link gives the id
+                text = next(p for p in message.walk() if p.get_content_type() == "text/plain")
+                game_id = re.search(r"/games/(\d+)/", text.get_payload(decode=True).decode())
+                sent[(int(game_id[1]), message["To"])] += 1
     return sent
 
 

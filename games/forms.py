@@ -85,6 +85,12 @@ class InviteForm(forms.Form):
 
 
 class NewGameForm(forms.Form):
+    name = forms.CharField(
+        required=False,
+        max_length=80,
+        label="Name of the game",
+        help_text="Shown in your lists and emails. Left blank, it is named after the players.",
+    )
     players = forms.TypedChoiceField(
         choices=[(1, "Solo"), (2, "2"), (3, "3"), (4, "4")],
         coerce=int,

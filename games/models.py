@@ -26,6 +26,11 @@ def new_invite_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+def names_in_words(names: list[str]) -> str:
+    """ "Ann", "Ann and Bob", "Ann, Bob and Cat": how a game is named after its players."""
+    return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)
+
+
 class Card(models.Model):
     """The card catalogue, loaded from the engine's card data (a test keeps them in agreement)."""
 
@@ -59,6 +64,9 @@ class Game(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
     )
+    # Shown in lists, page titles and email subjects; filled from the players when the game starts
+    # if the creator left it blank (see `title` for the table before that).
+    name = models.CharField(max_length=80, blank=True, default="")
     players = models.PositiveSmallIntegerField()
     side = models.CharField(max_length=1, choices=Side.choices, default=Side.A)
     spirits = models.BooleanField(default=False)
@@ -108,6 +116,11 @@ class Game(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("games:detail", args=[self.pk])
+
+    @property
+    def title(self) -> str:
+        """The game's name, or "Game 12" for a table not yet named."""
+        return self.name or f"Game {self.pk}"
 
     @property
     def config(self) -> engine.GameConfig:

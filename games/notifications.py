@@ -15,11 +15,12 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import User
 from games import emails, presence
-from games.models import Game, Move, Seat
+from games.models import Game, Move, Seat, names_in_words
 from games.narration import describe
 from games.reminders import next_reminder
 
@@ -57,8 +58,7 @@ def _to_move(prefix: str = "") -> Q:
 
 
 def _names(users: list[User]) -> str:
-    names = [u.public_name for u in users]
-    return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)
+    return names_in_words([u.public_name for u in users])
 
 
 def _game_context(game: Game, seats: list[Seat], user: User) -> dict[str, Any]:
@@ -96,22 +96,50 @@ def send_turn(game_id: int, turn: int) -> bool:
     if not claimed:
         return False
     ours = Seat.objects.filter(pk=seat.pk, notified_turn=turn, turn_email_claimed_at=now)
-    if not user.wants_email("turn") or presence.is_looking(game.pk, user.pk):
+    if not user.wants_email("turn"):
         ours.update(turn_email_claimed_at=None)  # done: the sweep leaves this turn alone
+        return False
+    if now < held_until(game, seats, seat, now):
+        # Watching only postpones the email: the claim is given back, and the missed-turn sweep
+        # sends it once the page has stopped polling for the grace period, if still their turn.
+        ours.update(notified_turn=seat.notified_turn, turn_email_claimed_at=None)
         return False
     moves = _moves_of_turn(game, turn - 1) if turn > 0 else []
     previous = moves[-1].seat if moves else (seat.position - 1) % game.players
     mover = by_position[previous].user
+    last = moves[-1] if moves else None
     ctx = {
         **_game_context(game, seats, user),
         "mover": mover,
         "game_started": turn == 0,  # the first turn: nobody has moved yet
+        # Played for the player (they resigned, or their time ran out), not by them.
+        "stand_in": last is not None and last.user_id is None and not last.detail.get("bot"),
+        "timed_out": last is not None and bool(last.detail.get("timed_out")),
         "sentences": [describe(m.action, m.detail, mover.public_name) for m in moves],
     }
     with _give_back_on_failure(ours, notified_turn=seat.notified_turn, turn_email_claimed_at=None):
         emails.turn(user, ctx)
     ours.update(turn_email_claimed_at=None)
     return True
+
+
+def held_until(game: Game, seats: list[Seat], seat: Seat, now: datetime) -> datetime:
+    """Until when the turn email to `seat` waits: the grace period after the player's page last
+    polled. The player whose own join (or game creation) started the game counts as looking from
+    the start until a person moves, since they are taken to its page: no "the game has started" or
+    "the bot has played" a second later, before their page has polled even once."""
+    seen = [presence.last_seen(game.pk, seat.user_id)]
+    people = [s for s in seats if not s.user.is_bot]
+    starter = max(people, key=lambda s: (s.joined_at, s.pk))
+    if (
+        starter.pk == seat.pk
+        and game.started_at is not None
+        and now < game.started_at + presence.GRACE
+        and not game.moves.filter(user__isnull=False).exists()
+    ):
+        seen.append(game.started_at)
+    known = [moment for moment in seen if moment is not None]
+    return max(known) + presence.GRACE if known else now
 
 
 def _moves_of_turn(game: Game, turn: int) -> list[Move]:
@@ -122,7 +150,8 @@ def _moves_of_turn(game: Game, turn: int) -> list[Move]:
 
 
 def missed_turns(now: datetime) -> list[tuple[int, int]]:
-    """(game id, turn) of turns that started a while ago and whose email was never claimed."""
+    """(game id, turn) of turns that started a while ago and whose email was never claimed: lost
+    with a down broker or worker, or held back while the player watched (`send_turn` decides)."""
     last_end = (
         Move.objects.filter(game=OuterRef("game_id"), action__type="end_turn")
         .order_by("-seq")
@@ -134,13 +163,13 @@ def missed_turns(now: datetime) -> list[tuple[int, int]]:
             user__bot_level="",
             game__turn_started_at__range=(now - CATCH_UP_WINDOW, now - MISSED_AFTER),
         )
-        .annotate(current_turn=Subquery(last_end) + 1)  # NULL on the first turn: no email then
+        # The first turn (no turn ended yet) is turn 0: its "the game has started" email too.
+        .annotate(current_turn=Coalesce(Subquery(last_end) + 1, 0))
         .filter(
             Q(notified_turn__isnull=True)
             | Q(notified_turn__lt=F("current_turn"))
             | Q(notified_turn=F("current_turn"), turn_email_claimed_at__lt=now - STALE_CLAIM)
         )
-        .filter(current_turn__isnull=False)
     )
     return list(seats.values_list("game_id", "current_turn")[:SWEEP_BATCH])
 
@@ -167,6 +196,9 @@ def send_reminder(seat_id: int, due: datetime) -> bool:
         return False  # already sent by another run, or no longer this player's turn
     game, user, now = seat.game, seat.user, timezone.now()
     this_one = Seat.objects.filter(pk=seat_id, remind_at=due)
+    if user.is_away_at(now):  # away since this reminder was planned: it waits for their return
+        this_one.update(remind_at=user.after_quiet_hours(user.back_at))
+        return False
     later = user.after_quiet_hours(now)
     deadline = game.turn_deadline
     if later != now and not (deadline is not None and now < deadline <= later):
@@ -204,13 +236,18 @@ def due_digests(now: datetime) -> list[tuple[int, date]]:
     users = (
         User.objects.filter(Exists(waiting), email_digest=True, is_active=True, bot_level="")
         .exclude(email="")
-        .only("pk", "time_zone", "quiet_start", "quiet_end", "last_digest_on")
-    )
+        .only(
+            "pk", "time_zone", "quiet_start", "quiet_end", "last_digest_on", "away_until",
+            "away_since",
+        )
+    )  # fmt: skip
     due = []
     for user in users:
         local = now.astimezone(user.tzinfo)
         if not DIGEST_FROM_HOUR <= local.hour < DIGEST_UNTIL_HOUR or user.is_quiet_at(now):
             continue
+        if user.is_away_at(now):
+            continue  # no digest while away
         if user.last_digest_on is None or user.last_digest_on < local.date():
             due.append((user.pk, local.date()))
     return due

@@ -144,6 +144,7 @@ def game_page(
         "resign_ends_game": viewer_seat is not None
         and services.resigning_ends_game(seats, viewer_seat),
         "current_name": by_position[state.current_seat].user.public_name,
+        "current_away": by_position[state.current_seat].user.away_label,
         "selected_token": token,
         "selected_card": card,
         "targets": sorted(targets),

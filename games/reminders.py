@@ -3,7 +3,8 @@
 A reminder is a due time in `Seat.remind_at`, set when a turn starts (in the same transaction as
 the turn change) and swept by beat every few minutes; sending one claims it by moving `remind_at`
 to the following reminder. The player chooses the cadence and quiet hours in their profile; a game
-with a turn time limit also warns before the limit, even when the cadence is "never".
+with a turn time limit also warns before the limit, even when the cadence is "never". A player
+away on vacation is not reminded until they are back.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ def next_reminder(user: User, game: Game, now: datetime) -> datetime | None:
     if not due:
         return None
     at = min(due)
+    if user.is_away_at(at):
+        at = user.back_at  # away: reminders wait for their return (their clocks paused too)
     later = user.after_quiet_hours(at)
     deadline = game.turn_deadline
     if deadline is not None and at < deadline <= later:

@@ -119,6 +119,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 emails=data["invite"].emails,
                 turn_limit_days=data["turn_limit_days"],
                 bots=bots_for(data["bot_levels"]),
+                name=data["name"],
             )
         except services.GameError as exc:
             form.add_error(None, exc.message)
@@ -208,6 +209,8 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
             return _refuse(request, exc.message, exc.status)  # a table has no board to draw
         seats, my_seat = _seating(game, request.user)  # seated: services.play checked it
     else:
+        # Playing is looking: the page does not poll on one's own turn (see presence).
+        presence.mark_present(game_id, request.user.pk)
         if not request.htmx:
             return redirect("games:detail", game_id=game_id)
         notice, status = "", 200

@@ -11,44 +11,38 @@ app = Celery("harmonies")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
-# The periodic schedule, in one place. Every entry expires before its next run, so a worker that was
-# down does not wake up to a pile of stale sweeps. Entries are added by the issues that need them.
+# The periodic sweeps, in one place: beat runs them on these intervals, and `manage.py run_sweeps`
+# (the cron path without a broker) runs exactly this list. Each entry is (task name, every so many
+# seconds, expires after so many seconds); every entry expires before its next run, so a worker
+# that was down does not wake up to a pile of stale sweeps. Every task a sweep queues claims.
+SWEEPS = (
+    # Reminders are due times in Seat.remind_at, never countdowns on the broker.
+    ("games.sweep_reminders", 5 * 60, 4 * 60),
+    # Each player's daily digest, from 8:00 in their time zone; claimed per player and day.
+    ("games.sweep_digests", 15 * 60, 14 * 60),
+    # "Your turn" emails lost while the broker or the worker was down, and those held back while
+    # the player watched the game: each goes a short grace after their page stopped polling.
+    ("games.sweep_missed_turns", 60, 50),
+    # Finished games to finalize (with their game-over emails).
+    ("games.sweep_finished_games", 5 * 60, 4 * 60),
+    # Bot and stand-in turns whose task was lost: the game would otherwise wait forever.
+    ("games.sweep_automatic_turns", 60, 50),
+)
+
 app.conf.beat_schedule = {
+    name.split(".", 1)[1].replace("_", "-"): {
+        "task": name,
+        "schedule": every,
+        "options": {"expires": expires},
+    }
+    for name, every, expires in SWEEPS
+} | {
     # Nightly, at a quiet hour: results, ratings and leaderboards recomputed from the games, which
-    # also catches up any game whose record_game task was lost.
+    # also catches up any game whose record_game task was lost. A rebuild, not a sweep: the cron
+    # path runs `manage.py rebuild_records` nightly instead.
     "rebuild-records": {
         "task": "records.rebuild_records",
         "schedule": crontab(hour=4, minute=15),
         "options": {"expires": 6 * 60 * 60},
-    },
-    # Reminders are due times in Seat.remind_at, never countdowns on the broker; each is claimed.
-    "sweep-reminders": {
-        "task": "games.sweep_reminders",
-        "schedule": 5 * 60,
-        "options": {"expires": 4 * 60},
-    },
-    # Each player's daily digest, from 8:00 in their time zone; claimed per player and day.
-    "sweep-digests": {
-        "task": "games.sweep_digests",
-        "schedule": 15 * 60,
-        "options": {"expires": 14 * 60},
-    },
-    # Catch-up for work queued while the broker or the worker was down: "your turn" emails, and
-    # finished games to finalize (with their game-over emails). Every task they queue claims.
-    "sweep-missed-turns": {
-        "task": "games.sweep_missed_turns",
-        "schedule": 5 * 60,
-        "options": {"expires": 4 * 60},
-    },
-    "sweep-finished-games": {
-        "task": "games.sweep_finished_games",
-        "schedule": 5 * 60,
-        "options": {"expires": 4 * 60},
-    },
-    # Bot and stand-in turns whose task was lost: the game would otherwise wait forever.
-    "sweep-automatic-turns": {
-        "task": "games.sweep_automatic_turns",
-        "schedule": 60,
-        "options": {"expires": 50},
     },
 }

@@ -83,6 +83,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "harmonies_site.context_processors.site",
                 "accounts.context_processors.user_timezone",
+                "games.context_processors.waiting",
             ],
         },
     },

@@ -17,6 +17,7 @@ from games.services.absent import (
     skip_turn,
     timed_out,
 )
+from games.services.away import move_turn_clocks
 from games.services.core import (
     SITE_EVENTS,
     STAND_IN_POLICY,
@@ -80,6 +81,7 @@ __all__ = [
     "is_automatic",
     "join_game",
     "leave_game",
+    "move_turn_clocks",
     "overdue_automatic_turns",
     "pending_invitations",
     "play",

@@ -92,10 +92,12 @@ def _start_turn_clock(game: Game, state: engine.GameState) -> None:
     now = timezone.now()
     game.current_seat = seat = state.current_seat
     game.turn_started_at = now
-    game.turn_deadline = (
-        now + timedelta(days=game.turn_limit_days) if game.turn_limit_days else None
-    )
     mover = game.seats.select_related("user").get(position=seat)
+    # A turn that starts while the player is away counts its limit from their return.
+    clock = mover.user.back_at if mover.user.is_away_at(now) else now
+    game.turn_deadline = (
+        clock + timedelta(days=game.turn_limit_days) if game.turn_limit_days else None
+    )
     reminders.plan_turn(game, mover)
     if is_automatic(mover):
         from games import tasks

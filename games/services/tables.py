@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import engine
-from games.models import INVITATION_LIFETIME, Game, Invitation, Seat
+from games.models import INVITATION_LIFETIME, Game, Invitation, Seat, names_in_words
 from games.queue import enqueue
 from games.services.core import _bump, _locked, _publish_version, _start_turn_clock
 from games.services.errors import Conflict, GameError, NotAllowed, NotFound
@@ -114,6 +114,7 @@ def create_game(
     emails: Iterable[str] = (),
     turn_limit_days: int | None = None,
     bots: Iterable[User] = (),
+    name: str = "",
 ) -> Game:
     """A new table with the creator (and any bots) seated; it starts once every seat is taken."""
     engine.GameConfig(players=players, side=side, spirits=spirits)  # validates
@@ -140,6 +141,7 @@ def create_game(
             spirits=spirits,
             public=public,
             turn_limit_days=turn_limit_days,
+            name=" ".join(name.split())[:80],
         )
         Seat.objects.create(game=game, user=creator)
         Seat.objects.bulk_create(Seat(game=game, user=bot) for bot in bots)
@@ -397,12 +399,14 @@ def _usable_invitation(game: Game, invitation_id: int, user: User) -> Invitation
 
 def _start(game: Game, joined_by: User) -> None:
     """Seat order is shuffled here; the engine picks the first player from the seed."""
-    seats = list(game.seats.all())
+    seats = list(game.seats.select_related("user"))
     rng = random.SystemRandom()
     rng.shuffle(seats)
     for position, seat in enumerate(seats):
         seat.position = position
     Seat.objects.bulk_update(seats, ["position"])
+    if not game.name:  # named after the players, in seat order
+        game.name = names_in_words([s.user.public_name for s in seats])[:80]
     game.seed = secrets.randbits(62)
     state = engine.new_game(game.config, game.seed)
     game.state = engine.state_to_json(state)

@@ -1,4 +1,4 @@
-// The game page's only script: htmx does the requests; this keeps three small promises.
+// The game page's only script: htmx does the requests; this keeps a few small promises.
 (function () {
   "use strict";
 
@@ -38,4 +38,53 @@
       target.dispatchEvent(new MouseEvent("click", { bubbles: true }));
     }
   });
+  // When the turn comes to this player (the poll fetched a new board), the tab title counts one
+  // more game waiting, and a background tab shows a browser notification if the player allowed
+  // them. Permission is asked only when they click the button, never on load.
+  function myTurn() {
+    var poll = document.getElementById("poll");
+    return !!poll && poll.getAttribute("data-my-turn") === "yes";
+  }
+
+  function showCount(change) {
+    var badge = document.getElementById("waiting-count");
+    var count = Math.max(0, (badge ? parseInt(badge.getAttribute("data-count"), 10) || 0 : 0) + change);
+    if (badge) {
+      badge.setAttribute("data-count", count);
+      badge.firstChild.nodeValue = String(count);
+    }
+    var title = document.title.replace(/^\(\d+\) /, "");
+    document.title = count ? "(" + count + ") " + title : title;
+  }
+
+  function notify() {
+    if (!document.hidden || !("Notification" in window) || Notification.permission !== "granted") return;
+    var game = document.getElementById("game");
+    var name = game ? game.getAttribute("data-title") : "";
+    var note = new Notification("Your turn", {
+      body: "It is your turn in " + name + ".",
+      tag: "harmonies-game-" + (game ? game.getAttribute("data-game") : ""),
+    });
+    note.onclick = function () { window.focus(); note.close(); };
+  }
+
+  var wasMyTurn = myTurn();
+  document.body.addEventListener("htmx:afterSettle", function () {
+    var now = myTurn();
+    if (now !== wasMyTurn) {
+      showCount(now ? 1 : -1);
+      if (now) notify();
+    }
+    wasMyTurn = now;
+  });
+
+  var offer = document.getElementById("notify-offer");
+  if (offer && "Notification" in window && Notification.permission === "default") {
+    offer.hidden = false;
+    document.getElementById("notify-button").addEventListener("click", function () {
+      var asked = Notification.requestPermission(function () {});  // older browsers: a callback
+      var done = function () { offer.hidden = Notification.permission !== "default"; };
+      if (asked && asked.then) asked.then(done); else done();
+    });
+  }
 })();

@@ -54,9 +54,12 @@ def test_the_digest_lists_the_games_waiting_most_urgent_first_once_a_day(
     (digest,) = mail.outbox
     assert digest.to == [reader.email]
     assert digest.subject == "4 games waiting for your move"
-    order = [digest.body.index(f"Game {g.pk} with") for g in (soon, later, long_ago, recent)]
+    # Each game by its link (games with the same players share a name)
+    order = [digest.body.index(g.get_absolute_url()) for g in (soon, later, long_ago, recent)]
     assert order == sorted(order)
-    assert f"Game {theirs.pk} with" not in digest.body
+    assert theirs.get_absolute_url() not in digest.body
+    soon.refresh_from_db()
+    assert f"{soon.name} with" in digest.body
     assert "List-Unsubscribe" in digest.extra_headers
 
     assert sweep_at(T0 + timedelta(days=1)) == 1  # the next morning

@@ -1,4 +1,4 @@
-"""Turn and game-over emails: one per turn, never to bots or to someone watching, sent once."""
+"""Turn and game-over emails: one per turn, never to bots, held while watched, sent once."""
 
 import io
 import random
@@ -67,7 +67,8 @@ def test_the_email_says_who_moved_what_they_did_and_links_to_the_game(
     with django_capture_on_commit_callbacks(execute=True):
         play_turns(game, turns=1)
     (message,) = mail.outbox
-    assert message.subject == f"{mover.public_name} has played: your turn in game {game.pk}"
+    game.refresh_from_db()
+    assert message.subject == f"{mover.public_name} has played: your turn in {game.title}"
     link = settings.SITE_URL + game.get_absolute_url()
     html = message.alternatives[0][0]
     assert message.alternatives[0][1] == "text/html"
@@ -79,16 +80,70 @@ def test_the_email_says_who_moved_what_they_did_and_links_to_the_game(
     assert 'name="viewport"' in html  # laid out for phones
 
 
-def test_no_email_while_the_player_is_looking_and_the_sweep_does_not_send_it_later(
+def test_a_player_who_looks_and_leaves_without_acting_gets_one_email_after_the_grace(
     game, django_capture_on_commit_callbacks
 ):
-    presence.mark_present(game.pk, waiting_player(game).pk)
+    waiting = waiting_player(game)
+    presence.mark_present(game.pk, waiting.pk)
     with django_capture_on_commit_callbacks(execute=True):
         game = play_turns(game, turns=1)
+    assert mail.outbox == []  # still watching: held back, not dropped
+    with time_machine.travel(timezone.now() + timedelta(seconds=90)):
+        tasks.sweep_missed_turns()
+    assert mail.outbox == []  # left, but the grace has not passed
+    with time_machine.travel(timezone.now() + presence.GRACE + timedelta(seconds=30)):
+        tasks.sweep_missed_turns()
+        tasks.sweep_missed_turns()
+    assert [m.to for m in turn_emails()] == [[waiting.email]]
+    with time_machine.travel(timezone.now() + timedelta(minutes=30)):
+        tasks.sweep_missed_turns()
+    assert len(turn_emails()) == 1
+
+
+def test_a_player_still_watching_is_not_emailed_until_their_page_stops_polling(
+    game, django_capture_on_commit_callbacks
+):
+    waiting = waiting_player(game)
+    presence.mark_present(game.pk, waiting.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = play_turns(game, turns=1)
+    start = timezone.now()
+    for minutes in (2, 4, 6):  # the page keeps polling
+        with time_machine.travel(start + timedelta(minutes=minutes, seconds=5)):
+            presence.mark_present(game.pk, waiting.pk)
+            tasks.sweep_missed_turns()
     assert mail.outbox == []
+    with time_machine.travel(start + timedelta(minutes=6, seconds=5) + presence.GRACE):
+        tasks.sweep_missed_turns()
+    assert [m.to for m in turn_emails()] == [[waiting.email]]
+
+
+def test_a_player_who_acts_while_watching_gets_no_email_for_that_turn(
+    game, django_capture_on_commit_callbacks
+):
+    waiting = waiting_player(game)
+    presence.mark_present(game.pk, waiting.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = play_turns(game, turns=1)
+    presence.mark_present(game.pk, waiting.pk)
+    game = play_turns(game, turns=1)  # the watcher plays their turn (no email for the next one)
     with time_machine.travel(timezone.now() + timedelta(minutes=10)):
         tasks.sweep_missed_turns()
-    assert mail.outbox == []
+    assert all(m.to != [waiting.email] for m in turn_emails())
+
+
+def test_playing_counts_as_looking(game, client):
+    mover = user_to_move(game)
+    client.force_login(mover)
+    rng = random.Random(3)
+    state = game.engine_state()
+    from games import engine
+
+    action = rng.choice(
+        [a for a in engine.legal_actions(state) if not isinstance(a, engine.EndTurn)]
+    ).to_json()
+    client.post(reverse("games:act", args=[game.pk]), {**action, "version": game.version})
+    assert presence.is_looking(game.pk, mover.pk)
 
 
 def test_running_the_task_twice_sends_one_email(game):
@@ -223,10 +278,15 @@ def test_an_email_claimed_by_a_worker_that_died_is_sent_by_the_sweep(game, monke
     assert Seat.objects.get(game=game, user=waiting).turn_email_claimed_at is None
 
 
-def test_the_missed_turn_sweep_does_not_email_about_the_first_turn(game):
+def test_the_missed_turn_sweep_catches_up_the_first_turn_email_once(game):
+    # The "game has started" email can be held back (the player who started it is on its page)
+    # or lost with the broker like any other: the sweep sends it, once.
     with time_machine.travel(timezone.now() + timedelta(minutes=3)):
+        assert tasks.sweep_missed_turns() == 1
         assert tasks.sweep_missed_turns() == 0
-    assert mail.outbox == []
+    (message,) = mail.outbox
+    assert message.to == [user_to_move(game).email]
+    assert "has started: you play first" in message.subject
 
 
 # --- Game over ------------------------------------------------------------------------------------
@@ -289,19 +349,52 @@ def test_the_sweep_resends_a_game_over_email_whose_task_was_lost(game):
 def test_the_first_player_hears_that_the_game_has_started(
     player, other_player, django_capture_on_commit_callbacks
 ):
-    from django.core import mail
-
-    from games import services
-    from tests.games.helpers import user_to_move
-
     game = services.create_game(
         creator=player, players=2, side="A", spirits=False, invitees=[other_player]
     )
     with django_capture_on_commit_callbacks(execute=True):
         services.join_game(game_id=game.pk, user=other_player)
     first = user_to_move(game)
+    if first == other_player:
+        # Their own join started the game and took them to its page: told only if they leave.
+        assert not [m for m in mail.outbox if "play first" in m.subject]
+        with time_machine.travel(timezone.now() + presence.GRACE + timedelta(minutes=1)):
+            tasks.sweep_missed_turns()
     # The creator also hears that the table is full (tests/games/test_table_mail.py).
     (message,) = [m for m in mail.outbox if "play first" in m.subject]
     assert message.to == [first.email]
-    assert message.subject == f"Game {game.pk} has started: you play first"
+    game.refresh_from_db()
+    assert message.subject == f"{game.title} has started: you play first"
     assert "you play first" in message.body
+
+
+def test_the_creator_of_a_bot_game_is_not_emailed_while_on_its_page(
+    player, client, django_capture_on_commit_callbacks
+):
+    client.force_login(player)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("games:new"), {"players": 2, "side": "A", "seat_2": "easy"})
+    game = Game.objects.get()
+    assert response.url == game.get_absolute_url()
+    client.get(response.url)  # the redirect: the page then polls
+    assert user_to_move(game) == player  # the bot played first, or the creator plays first
+    assert mail.outbox == []
+    with time_machine.travel(timezone.now() + presence.GRACE + timedelta(minutes=1)):
+        tasks.sweep_missed_turns()  # the creator left without playing: now they are told
+    # "your turn" after the bot's, or "the game has started" when the creator plays first
+    assert [m.to for m in mail.outbox] == [[player.email]]
+
+
+def test_a_stand_in_turn_is_announced_as_such(
+    player, other_player, stranger, django_capture_on_commit_callbacks
+):
+    game = start_game(player, other_player, stranger)
+    # The player after the one to move resigns: the stand-in plays their turns from now on.
+    after = game.seats.get(position=(game.current_seat + 1) % 3).user
+    services.resign(game_id=game.pk, user=after)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = play_turns(game, turns=1)  # ends a turn: the resigned seat's turn is due
+        tasks.play_automatic_turn(game.pk, game.engine_state().turn)
+    subjects = [m.subject for m in turn_emails()]
+    assert f"A stand-in played for {after.public_name}: your turn in {game.title}" in subjects
+    assert not any(s.startswith(f"{after.public_name} has played") for s in subjects)

@@ -110,7 +110,8 @@ def test_the_sweep_sends_the_reminder_then_repeats_at_the_interval(game):
     assert sweep_at(first) == 0
     (message,) = reminders()
     assert message.to == [seat.user.email]
-    assert f"game {game.pk}" in message.subject
+    game.refresh_from_db()
+    assert message.subject == f"Reminder: your move in {game.title}"
     assert message.extra_headers["List-Unsubscribe"].startswith("<http")
     seat.refresh_from_db()
     assert seat.remind_at == first + timedelta(hours=12)

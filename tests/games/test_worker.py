@@ -112,5 +112,82 @@ def test_a_real_worker_sends_the_turn_email(player, other_player, worker, tasks_
     assert messages, f"no email within {WAIT_SECONDS} s; worker log:\n{log_path.read_text()}"
     (message,) = messages
     assert f"To: {waiting.email}" in message
-    assert f"{mover.public_name} has played: your turn in game {game.pk}" in message
+    game.refresh_from_db()
+    assert f"{mover.public_name} has played: your turn in {game.title}" in message
     assert settings.SITE_URL + game.get_absolute_url() in message
+
+
+def wait_for_log(log_path: Path, text: str, times: int = 1) -> bool:
+    deadline = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < deadline:
+        if log_path.read_text().count(text) >= times:
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def as_if_minutes_ago(game, user, minutes: int) -> None:
+    """Time passes without waiting: the turn started, and the page last polled, `minutes` ago."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import presence
+    from games.models import Game
+
+    past = timezone.now() - timedelta(minutes=minutes)
+    Game.objects.filter(pk=game.pk).update(turn_started_at=past)
+    presence.mark_present(game.pk, user.pk, at=past)
+
+
+@pytest.mark.redis
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_holds_the_email_while_watched_and_the_sweep_sends_it_once_after_leaving(
+    player, other_player, worker, tasks_go_to_the_worker
+):
+    from games import presence, tasks
+
+    mail_dir, log_path = worker
+    game = start_game(player, other_player)
+    waiting = other_player if user_to_move(game) == player else player
+    presence.mark_present(game.pk, waiting.pk)  # their page polls (through Redis, as in production)
+    play_turns(game, turns=1)
+    # Both turn emails so far (the game's start, then this turn) were tried: neither is sent.
+    assert wait_for_log(log_path, "succeeded in", times=2), log_path.read_text()
+    assert list(mail_dir.glob("*.log")) == []  # held back while watched
+
+    as_if_minutes_ago(game, waiting, minutes=3)  # they left 3 minutes ago, longer than the grace
+    # The sweep beat runs every minute (here in this process): it queues the held email again.
+    assert tasks.sweep_missed_turns() == 1
+    messages = wait_for_mail(mail_dir)
+    assert messages, f"no email within {WAIT_SECONDS} s; worker log:\n{log_path.read_text()}"
+    assert tasks.sweep_missed_turns() == 0  # claimed and sent: nothing left to catch up
+    time.sleep(2)
+    sent = "".join(f.read_text() for f in mail_dir.glob("*.log"))
+    assert sent.count(f"To: {waiting.email}") == 1
+
+
+@pytest.mark.redis
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_sends_nothing_to_a_player_who_acts_while_watching(
+    player, other_player, worker, tasks_go_to_the_worker
+):
+    from games import presence, tasks
+
+    mail_dir, log_path = worker
+    game = start_game(player, other_player)
+    mover = user_to_move(game)
+    watcher = other_player if mover == player else player
+    presence.mark_present(game.pk, watcher.pk)
+    presence.mark_present(game.pk, mover.pk)  # both watch: no email for either while they play
+    play_turns(game, turns=2)  # the watcher plays their turn in turn
+    assert wait_for_log(log_path, "succeeded in", times=3), log_path.read_text()
+    as_if_minutes_ago(game, mover, minutes=3)
+    assert (
+        tasks.sweep_missed_turns() == 1
+    )  # as beat does: the mover's held email, not the watcher's
+    messages = wait_for_mail(mail_dir)
+    assert [m for m in messages if f"To: {watcher.email}" in m] == []
+    assert [m for m in messages if f"To: {mover.email}" in m]  # the mover left: now told

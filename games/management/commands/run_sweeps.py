@@ -1,21 +1,16 @@
 """Run the periodic sweeps once. Celery beat runs them in production; without a broker (the
-embedded setup) a cron job can run this instead, and the tasks it queues run in this process."""
+embedded setup) a cron job can run this every minute instead, and the tasks it queues run in this
+process. The list is beat's own (`harmonies_site.celery.SWEEPS`), so the two cannot drift apart."""
 
 from django.core.management.base import BaseCommand
 
-from games import tasks
-
-SWEEPS = (
-    tasks.sweep_reminders,
-    tasks.sweep_digests,
-    tasks.sweep_missed_turns,
-    tasks.sweep_finished_games,
-)
+from harmonies_site.celery import SWEEPS, app
 
 
 class Command(BaseCommand):
-    help = "Send due reminders and digests; catch up on missed turn emails and unfinalized games."
+    help = "Run once every periodic sweep that beat runs (harmonies_site.celery.SWEEPS)."
 
     def handle(self, *args, **options) -> None:
-        for sweep in SWEEPS:
-            self.stdout.write(f"{sweep.name}: {sweep()} queued")
+        app.loader.import_default_modules()  # the apps' tasks modules, as a worker would
+        for name, _every, _expires in SWEEPS:
+            self.stdout.write(f"{name}: {app.tasks[name]()} queued")
