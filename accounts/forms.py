@@ -50,12 +50,12 @@ class SignUpForm(UserCreationForm):
 
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
-        if User.objects.filter(username_key=canonical_username(username)).exists():
-            raise forms.ValidationError(USERNAME_TAKEN)
         if imitates_bot(username):
             raise forms.ValidationError("Names like a computer opponent's are kept for the bots.")
         if imitates_site(username):
             raise forms.ValidationError("That name is kept for the site. Please choose another.")
+        if User.objects.filter(username_key=canonical_username(username)).exists():
+            raise forms.ValidationError(USERNAME_TAKEN)
         if User.objects.filter(username_skeleton=username_skeleton(username)).exists():
             raise forms.ValidationError(
                 "That username looks too much like another player's. Please choose another."

@@ -169,7 +169,7 @@ def ask_reset(email: str, ip: str = "10.0.0.1", **headers):
 def test_a_stranger_asking_for_a_victims_reset_cannot_block_it(player, settings):
     # The limit counts the requesting address, never the target email (issue 12.8).
     settings.PASSWORD_RESET_RATE = "3/h"
-    for n in range(3):
+    for _ in range(3):
         assert ask_reset("alice@example.com", ip="10.0.1.1").status_code == 302
     assert ask_reset("ALICE@example.com", ip="10.0.1.1").status_code == 429
     assert b"please wait an hour" in ask_reset("alice@example.com", ip="10.0.1.1").content
