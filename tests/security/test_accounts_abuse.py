@@ -42,7 +42,7 @@ def humans() -> int:
     return User.objects.filter(bot_level="").count()
 
 
-# --- Bots are accounts of their own kind (12.1) ----------------------------------------------------
+# --- Bots are accounts of their own kind (12.1) ---------------------------------------------------
 
 
 def test_the_migration_made_three_bots_of_each_level_that_cannot_log_in(db):
@@ -105,7 +105,7 @@ def test_the_bot_migration_keeps_squatters_human_and_confirms_existing_players(d
     assert User.objects.bots("hard").count() == 3
 
 
-# --- Names in one canonical form (12.1, 12.6) -------------------------------------------------------
+# --- Names in one canonical form (12.1, 12.6) -----------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -129,7 +129,7 @@ def test_names_that_imitate_the_site_are_refused(db, name):
 
 @pytest.mark.parametrize("name", ["al\u0131ce", "AL\u0130CE", "\u0430lice", "a1ice", "ALlCE"])
 def test_spellings_and_look_alikes_of_an_existing_name_are_refused(player, name):
-    # 12.6: the dotless "ı" spelling, a Cyrillic "а" or a digit "1" passed for "alice".
+    # 12.6: a dotless i, a Cyrillic a or a digit 1 passed for "alice".
     response = sign_up(username=name)
     assert response.status_code == 200
     assert b"taken" in response.content or b"looks too much like" in response.content
@@ -137,7 +137,7 @@ def test_spellings_and_look_alikes_of_an_existing_name_are_refused(player, name)
 
 
 def test_a_dotless_i_spelling_shares_the_lockout_counter(player, settings):
-    # 12.6: "alıce" had its own fresh failure counter.
+    # 12.6: the dotless-i spelling of "alice" had its own fresh failure counter.
     for _ in range(settings.AXES_FAILURE_LIMIT):
         log_in("al\u0131ce", "wrong")
     response = log_in("alice", PASSWORD)
@@ -199,7 +199,7 @@ def test_a_raw_constraint_name_is_never_shown(db):
     assert b"taken" in response.content
 
 
-# --- Log-in throttled per address (12.5) ------------------------------------------------------------
+# --- Log-in throttled per address (12.5) ----------------------------------------------------------
 
 
 def test_spraying_usernames_from_one_address_is_refused(db, settings):
@@ -241,7 +241,7 @@ def test_logging_in_to_ones_own_account_does_not_clear_the_address_count(db, set
     assert log_in("victim9", "wrong").status_code == 429
 
 
-# --- Resets and email changes (12.7, 12.8) ----------------------------------------------------------
+# --- Resets and email changes (12.7, 12.8) --------------------------------------------------------
 
 
 def test_a_password_reset_while_the_cache_is_unreachable_is_not_a_500(player, settings):
