@@ -33,13 +33,13 @@ class PlayerManager(UserManager):
     def get_by_natural_key(self, username: str):
         """The player with this canonical username ("Alice", "ALICE", a dotless-i "alice": one).
 
-        An account from before canonical names that shares its canonical form with an older one
-        keeps a key of its own (see the 0005 migration) and is found by its exact spelling.
+        The exact spelling is tried first: an account from before canonical names that shares its
+        canonical form with an older one keeps a key of its own (migration 0005) and logs in by it.
         """
         try:
-            return self.get(username_key=canonical_username(username))
-        except self.model.DoesNotExist:
             return self.get(username=username)
+        except self.model.DoesNotExist:
+            return self.get(username_key=canonical_username(username))
 
     def bots(self, level: str) -> models.QuerySet:
         """The bots of one level, oldest first: found by the indexed field, never by name."""
