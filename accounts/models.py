@@ -119,11 +119,10 @@ class User(AbstractUser):
         return self.public_name
 
     def save(self, *args, **kwargs) -> None:
-        # A legacy key holds a ":" (never in a username): keep it while the name is unchanged.
-        if ":" not in (self.username_key or "") or not self.username_key.startswith(
-            canonical_username(self.username) + ":"
-        ):
-            self.username_key = canonical_username(self.username)
+        # Keep a legacy key ("<canonical>:<id>", see migration 0005) while the name is unchanged.
+        canonical = canonical_username(self.username)
+        if not (self.username_key or "").startswith(canonical + ":"):
+            self.username_key = canonical
         self.username_skeleton = username_skeleton(self.username)
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "username" in update_fields:
