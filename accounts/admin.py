@@ -8,7 +8,10 @@ from .models import User
 class PlayerAdmin(UserAdmin):
     fieldsets = (
         *UserAdmin.fieldsets,
-        ("Player", {"fields": ("display_name", "time_zone", "bot_level")}),
+        (
+            "Player",
+            {"fields": ("display_name", "time_zone", "bot_level", "email_confirmed_at")},
+        ),
         (
             "Emails",
             {
@@ -26,6 +29,6 @@ class PlayerAdmin(UserAdmin):
             },
         ),
     )
-    readonly_fields = ("bot_level", "last_digest_on")
+    readonly_fields = ("bot_level", "email_confirmed_at", "last_digest_on")
     list_display = ("username", "display_name", "email", "bot_level", "is_staff", "date_joined")
     list_filter = (*UserAdmin.list_filter, "bot_level")

@@ -5,7 +5,10 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
+from django.db.models import Q
 from django.db.models.functions import Lower
+
+from .identity import canonical_username, username_skeleton
 
 TIME_ZONE_CHOICES = [
     (name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())
@@ -32,8 +35,19 @@ EMAIL_KINDS = {
 
 class PlayerManager(UserManager):
     def get_by_natural_key(self, username: str):
-        # Usernames are case-insensitive: "Alice" and "alice" are one player.
-        return self.get(username__iexact=username)
+        """The player with this canonical username ("Alice", "ALICE", a dotless-i "alice": one).
+
+        The exact spelling is tried first: an account from before canonical names that shares its
+        canonical form with an older one keeps a key of its own (migration 0005) and logs in by it.
+        """
+        try:
+            return self.get(username=username)
+        except self.model.DoesNotExist:
+            return self.get(username_key=canonical_username(username))
+
+    def bots(self, level: str) -> models.QuerySet:
+        """The bots of one level, oldest first: found by the indexed field, never by name."""
+        return self.filter(bot_level=level).order_by("pk")
 
 
 class User(AbstractUser):
@@ -42,8 +56,15 @@ class User(AbstractUser):
     email = models.EmailField("email address")
     display_name = models.CharField(max_length=40, blank=True)
     time_zone = models.CharField(max_length=64, choices=TIME_ZONE_CHOICES, default="UTC")
-    # Computer opponents are users too, so seats, histories and ratings treat them alike.
-    bot_level = models.CharField(max_length=8, blank=True, default="")
+    # Computer opponents are users too, so seats, histories and ratings treat them alike. Created
+    # by a data migration and found by this field, never by their names; they cannot log in.
+    bot_level = models.CharField(max_length=8, blank=True, default="", db_index=True)
+    # The username as sign-up, log-in and the lockout compare it (accounts.identity), and what it
+    # looks like, so that a look-alike of an existing name can be refused with one indexed query.
+    username_key = models.CharField(max_length=150, unique=True, editable=False)
+    username_skeleton = models.CharField(max_length=150, db_index=True, editable=False)
+    # Set by the link emailed at sign-up and after each change of address; rated play needs it.
+    email_confirmed_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     # Email preferences; every kind can also be switched off by the link at the foot of its emails.
     email_turn = models.BooleanField(
@@ -97,12 +118,34 @@ class User(AbstractUser):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(Lower("email"), name="user_email_unique_ci"),
-            models.UniqueConstraint(Lower("username"), name="user_username_unique_ci"),
+            # Only a confirmed address is one person's: sign-up accepts an address already in use
+            # (and tells its owner) rather than tell a stranger that it is registered.
+            models.UniqueConstraint(
+                Lower("email"),
+                condition=Q(email_confirmed_at__isnull=False),
+                name="user_confirmed_email_unique_ci",
+                violation_error_message="Another account already uses this email.",
+            ),
+            models.UniqueConstraint(
+                Lower("username"),
+                name="user_username_unique_ci",
+                violation_error_message="That username is taken. Please choose another.",
+            ),
         ]
 
     def __str__(self) -> str:
         return self.public_name
+
+    def save(self, *args, **kwargs) -> None:
+        # Keep a legacy key ("<canonical>:<id>", see migration 0005) while the name is unchanged.
+        canonical = canonical_username(self.username)
+        if not (self.username_key or "").startswith(canonical + ":"):
+            self.username_key = canonical
+        self.username_skeleton = username_skeleton(self.username)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_key", "username_skeleton"}
+        super().save(*args, **kwargs)
 
     @property
     def public_name(self) -> str:
@@ -111,6 +154,11 @@ class User(AbstractUser):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot_level)
+
+    @property
+    def can_play_rated(self) -> bool:
+        """Whether this player's games may move ratings: a confirmed email, active, not a bot."""
+        return bool(self.email_confirmed_at and self.is_active and not self.is_bot)
 
     @property
     def tzinfo(self) -> zoneinfo.ZoneInfo:

@@ -1,36 +1,73 @@
-"""Account pages: sign up, profile, and a rate-limited password reset around Django's own views."""
+"""Account pages: sign up, email confirmation, profile, and a rate-limited password reset."""
+
+import logging
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 from django_ratelimit.core import is_ratelimited
 
+from . import emails
 from . import unsubscribe as unsubscribe_links
-from .forms import AwayForm, EmailPreferencesForm, ProfileForm, SignUpForm
+from .forms import USERNAME_TAKEN, AwayForm, EmailPreferencesForm, ProfileForm, SignUpForm
 from .models import User, set_away
 from .signals import email_preferences_changed
+
+logger = logging.getLogger(__name__)
+BACKEND = "accounts.backends.PlayerBackend"
+
+
+def limited(request: HttpRequest, group: str, key: str, rate: str) -> bool:
+    """Count this request against `rate` per `key` ("ip", "user"); True once it is over.
+
+    With the cache (Redis) unreachable the request is let through and the outage logged: a
+    limit that cannot count must not turn a password reset into a 500.
+    """
+    try:
+        return is_ratelimited(
+            request, group=group, key=key, rate=rate, method="POST", increment=True
+        )
+    except Exception:
+        logger.exception("rate limit %s could not be counted; letting the request through", group)
+        return False
 
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    """A new account; `next` (an invitation link, carried from log-in) is where it lands."""
+    """A new account, logged in; the answer is the same whether the email is in use or not.
+    `next` (an invitation link, carried from log-in) is where it lands."""
     next_url = _safe_next(request)
     if request.user.is_authenticated:
         return redirect(next_url or "home")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.public_name}! Your account is ready.")
-        return redirect(next_url or "home")
+        try:
+            with transaction.atomic():
+                user = form.save()
+        except IntegrityError:  # the same name signed up a moment ago, past the form's check
+            form.add_error("username", USERNAME_TAKEN)
+        else:
+            if form.email_in_use:
+                emails.email_in_use(user, user.email)
+            else:
+                emails.confirm_email(user)
+            login(request, user, backend=BACKEND)
+            messages.success(
+                request,
+                f"Welcome, {user.public_name}! Your account is ready. We sent you a link to "
+                "confirm your email address: until then your games are not rated.",
+            )
+            return redirect(next_url or "home")
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
 
 
@@ -43,13 +80,58 @@ def _safe_next(request: HttpRequest) -> str:
     return candidate if allowed else ""
 
 
+@require_http_methods(["GET", "HEAD"])
+def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
+    """Mark the address confirmed; a forged, expired or outdated link is refused in words."""
+    user = emails.user_for_confirmation(token)
+    if user is None:
+        return render(request, "accounts/confirm_email.html", {"invalid": True}, status=400)
+    if not user.email_confirmed_at:
+        user.email_confirmed_at = timezone.now()
+        try:
+            with transaction.atomic():
+                user.save(update_fields=["email_confirmed_at"])
+        except IntegrityError:  # another account confirmed this address first
+            return render(request, "accounts/confirm_email.html", {"in_use": True}, status=409)
+    return render(request, "accounts/confirm_email.html", {"account": user})
+
+
+@require_POST
+@login_required
+def resend_confirmation(request: HttpRequest) -> HttpResponse:
+    """Send the confirmation link again, a few times an hour at most."""
+    user = request.user
+    if user.email_confirmed_at:
+        messages.info(request, "Your email address is already confirmed.")
+    elif limited(request, "resend_confirmation", "user", settings.EMAIL_CONFIRMATION_RESEND_RATE):
+        messages.error(
+            request, "A link was sent several times already. Please try again in an hour."
+        )
+    else:
+        emails.confirm_email(user)
+        messages.success(request, f"We sent a new link to {user.email}.")
+    return redirect("profile")
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, "Your profile is saved.")
+        email_changed, old_email = form.email_changed, form.old_email
+        with transaction.atomic():
+            user = form.save()
+            if email_changed:
+                emails.email_changed(user, old_email)
+                emails.confirm_email(user)
+        if email_changed:
+            messages.success(
+                request,
+                f"Your profile is saved. We sent a link to {user.email} to confirm it, and told "
+                "your old address.",
+            )
+        else:
+            messages.success(request, "Your profile is saved.")
         return redirect("profile")
     return _profile_page(request, form=form)
 
@@ -113,22 +195,15 @@ def unsubscribe(request: HttpRequest, kind: str, token: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def password_reset(request: HttpRequest) -> HttpResponse:
-    """Django's reset view, refused politely when one address or email asks too often."""
-    if request.method == "POST":
-        rate = settings.PASSWORD_RESET_RATE
-        limited = is_ratelimited(
-            request, group="password_reset", key="ip", rate=rate, method="POST", increment=True
-        ) | is_ratelimited(
-            request,
-            group="password_reset_email",
-            key=lambda group, req: req.POST.get("email", "").strip().lower(),
-            rate=rate,
-            method="POST",
-            increment=True,
-        )
-        if limited:
-            response = render(request, "registration/password_reset_limited.html", status=429)
-            return response
+    """Django's reset view, refused politely when one address asks too often.
+
+    Counted per requesting address only: a limit per target email let a stranger block a victim's
+    reset by asking for it five times first.
+    """
+    if request.method == "POST" and limited(
+        request, "password_reset", "ip", settings.PASSWORD_RESET_RATE
+    ):
+        return render(request, "registration/password_reset_limited.html", status=429)
     return auth_views.PasswordResetView.as_view(
         email_template_name="registration/password_reset_email.txt",
         html_email_template_name="registration/password_reset_email.html",

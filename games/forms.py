@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from django import forms
 from django.core.validators import validate_email
 
+from accounts.identity import canonical_username
 from accounts.models import User
 
 SEAT_CHOICES = [
@@ -35,7 +36,7 @@ def parse_invitees(text: str, creator: User) -> Invitees:
     seen: set[str] = set()
     missing = []
     for name in (n for n in text.replace(",", " ").split() if n):
-        key = name.casefold()
+        key = canonical_username(name)
         if key in seen:
             raise forms.ValidationError(f"{name} is named twice: one invitation each.")
         seen.add(key)
@@ -48,7 +49,7 @@ def parse_invitees(text: str, creator: User) -> Invitees:
                 raise forms.ValidationError("That is your own address: no need to invite yourself.")
             found.emails.append(name.lower())
             continue
-        user = User.objects.filter(username__iexact=name, is_active=True).first()
+        user = User.objects.filter(username_key=canonical_username(name), is_active=True).first()
         if user is None:
             missing.append(name)
         elif user.pk == creator.pk:

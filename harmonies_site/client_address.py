@@ -6,6 +6,8 @@ the site appends the address it received the request from to X-Forwarded-For, so
 the n-th entry from the right; anything further left was written by the client and is ignored.
 """
 
+import ipaddress
+
 from django.conf import settings
 from django.http import HttpRequest
 
@@ -19,4 +21,11 @@ def client_address(request: HttpRequest) -> str:
     forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
     forwarded = [a for a in forwarded if a]
     # Fewer entries than proxies: the request did not come through all of them.
-    return forwarded[-hops] if len(forwarded) >= hops else remote
+    if len(forwarded) < hops:
+        return remote
+    # Not an address (a proxy passing on junk): counting it would fail in the rate limit and in
+    # the lockout's address column (a 500), so the nearest proxy's address is counted instead.
+    try:
+        return str(ipaddress.ip_address(forwarded[-hops]))
+    except ValueError:
+        return remote

@@ -158,7 +158,7 @@ CELERY_TIMEZONE = "UTC"
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "accounts.backends.PlayerBackend",  # canonical usernames; bots never log in
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -171,11 +171,14 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for one day
 
-# Failed logins: 5 wrong passwords for one username from one address lock it for 15 minutes.
+# Failed logins: 5 wrong passwords for one username from one address, or 20 from one address
+# whatever the usernames, lock it for 15 minutes (accounts/lockout.py reads the two limits).
+AXES_HANDLER = "accounts.lockout.AccountAndAddressHandler"
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_ADDRESS_FAILURE_LIMIT = env.int("AXES_ADDRESS_FAILURE_LIMIT", default=20)
 AXES_COOLOFF_TIME = timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_USERNAME_CALLABLE = "accounts.lockout.lockout_username"  # any case counts as one account
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_USERNAME_CALLABLE = "accounts.lockout.lockout_username"  # every spelling is one account
 AXES_LOCKOUT_TEMPLATE = "accounts/lockout.html"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
@@ -183,8 +186,12 @@ AXES_VERBOSE = False
 TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
 AXES_CLIENT_IP_CALLABLE = "harmonies_site.client_address.client_address"
 RATELIMIT_IP_META_KEY = "harmonies_site.client_address.client_address"
-# Password-reset requests per address and per email, to keep the form from being used to spam.
+# Password-reset requests per address (never per target email: a stranger could block a
+# victim's reset), to keep the form from being used to spam.
 PASSWORD_RESET_RATE = env.str("PASSWORD_RESET_RATE", default="5/h")
+# Sign-up confirmation links: how long one works, and how often a player may ask for another.
+EMAIL_CONFIRMATION_MAX_AGE = 60 * 60 * 24 * 3
+EMAIL_CONFIRMATION_RESEND_RATE = env.str("EMAIL_CONFIRMATION_RESEND_RATE", default="3/h")
 
 # --- I18n, static ------------------------------------------------------------------------------
 LANGUAGE_CODE = "en-gb"

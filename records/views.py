@@ -7,6 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from accounts.identity import canonical_username
 from accounts.models import User
 from games import engine
 from games.models import Game
@@ -63,7 +64,7 @@ def history(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def player(request: HttpRequest, username: str) -> HttpResponse:
-    shown = get_object_or_404(User, username__iexact=username)
+    shown = get_object_or_404(User, username_key=canonical_username(username))
     context = presenters.player_stats(shown)
     context["player"] = shown
     context["page"] = presenters.history(shown, request.GET.get("page"))

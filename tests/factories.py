@@ -1,6 +1,7 @@
 """factory-boy factories shared by every test package."""
 
 import factory
+from django.utils import timezone
 
 from accounts.models import User
 
@@ -16,6 +17,8 @@ class UserFactory(factory.django.DjangoModelFactory):
     display_name = factory.LazyAttribute(lambda u: u.username.capitalize())
     email = factory.LazyAttribute(lambda u: f"{u.username}@example.com")
     time_zone = "UTC"
+    # Players in tests have confirmed their email, as every account from before the rule has.
+    email_confirmed_at = factory.LazyFunction(timezone.now)
     password = factory.PostGenerationMethodCall("set_password", PASSWORD)
 
     @factory.post_generation

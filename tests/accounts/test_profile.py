@@ -16,7 +16,12 @@ def test_a_player_edits_their_profile(client, player):
     client.force_login(player)
     response = client.post(
         reverse("profile"),
-        {"display_name": "Alice L.", "email": "alice@new.example", "time_zone": "Asia/Tokyo"},
+        {
+            "display_name": "Alice L.",
+            "email": "alice@new.example",
+            "time_zone": "Asia/Tokyo",
+            "current_password": PASSWORD,
+        },
         follow=True,
     )
     player.refresh_from_db()

@@ -19,6 +19,8 @@ from tests.factories import PASSWORD
         (1, "", "10.0.0.1"),  # not through the proxy
         (2, "1.2.3.4", "10.0.0.1"),
         (1, " 1.2.3.4 ,, ", "1.2.3.4"),
+        (1, "1.2.3.4, not-an-address", "10.0.0.1"),  # junk in the counted hop: the proxy's
+        (1, "1.2.3.4, 1.2.3.4\x00", "10.0.0.1"),
     ],
 )
 def test_the_client_is_the_entry_before_the_trusted_proxies(settings, hops, forwarded, expected):
@@ -54,4 +56,21 @@ def test_behind_a_proxy_reset_requests_are_limited_per_client(settings, player):
     other = Client(REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="1.2.3.4")
     response = other.post(reverse("password_reset"), {"email": "alice@example.com"})
     assert response.status_code == 302
+    cache.clear()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("forwarded", ["not-an-address", "1.2.3.4:80", "<script>"])
+def test_a_non_address_in_the_counted_hop_is_not_a_500(settings, player, forwarded):
+    # Issue 12.7: the rate limit and the lockout failed on a value that is not an address.
+    cache.clear()
+    settings.TRUSTED_PROXY_COUNT = 1
+    visitor = Client(REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR=forwarded)
+    assert visitor.post(reverse("password_reset"), {"email": "x@example.com"}).status_code == 302
+    response = visitor.post(reverse("login"), {"username": "alice", "password": "nope"})
+    assert response.status_code == 200
+    assert (
+        visitor.post(reverse("login"), {"username": "alice", "password": PASSWORD}).status_code
+        == 302
+    )
     cache.clear()

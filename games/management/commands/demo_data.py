@@ -5,6 +5,7 @@ import random
 from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.test.utils import override_settings
+from django.utils import timezone
 
 from accounts.models import User
 from games import engine, services
@@ -34,6 +35,8 @@ class Command(BaseCommand):
                     "display_name": display_name,
                     "email": f"{username}@example.com",
                     "time_zone": time_zone,
+                    # Demo players play rated games from the start, as if they had clicked the link.
+                    "email_confirmed_at": timezone.now(),
                 },
             )
             if created:

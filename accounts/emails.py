@@ -1,0 +1,81 @@
+"""The emails about an account itself: three templates per kind and a two-line function each.
+
+Templates are `templates/emails/<kind>_subject.txt`, `_body.txt` and `_body.html`, as for the game
+emails in games/emails.py; these carry no unsubscribe link, since a player cannot opt out of hearing
+about their own account. They are sent after the commit and a mail server outage is logged, never
+shown as an error: the page can always send the link again.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.conf import settings
+from django.core import signing
+from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from .models import User
+
+logger = logging.getLogger(__name__)
+
+CONFIRM_SALT = "accounts.confirm-email"
+
+
+def confirmation_token(user: User) -> str:
+    """A signed token naming the player and the address it confirms (a changed address voids it)."""
+    return signing.dumps({"user": user.pk, "email": user.email.lower()}, salt=CONFIRM_SALT)
+
+
+def user_for_confirmation(token: str) -> User | None:
+    """The player a confirmation token is for, or None if forged, expired or for an old address."""
+    try:
+        data = signing.loads(token, salt=CONFIRM_SALT, max_age=settings.EMAIL_CONFIRMATION_MAX_AGE)
+        user = User.objects.get(pk=data["user"], is_active=True, bot_level="")
+    except (signing.BadSignature, User.DoesNotExist, KeyError, TypeError, ValueError):
+        return None
+    return user if user.email.lower() == data["email"] else None
+
+
+def send(kind: str, user: User, ctx: dict[str, Any], to: str | None = None) -> None:
+    """Render and send one account email now (to `to`, or to the player's address)."""
+    ctx = {**ctx, "user": user, "site_name": settings.SITE_NAME, "site_url": settings.SITE_URL}
+    subject = " ".join(render_to_string(f"emails/{kind}_subject.txt", ctx).split())
+    text = render_to_string(f"emails/{kind}_body.txt", ctx)
+    html = render_to_string(f"emails/{kind}_body.html", ctx)
+    message = EmailMultiAlternatives(subject, text, to=[to or user.email])
+    message.attach_alternative(html, "text/html")
+    message.send()
+
+
+def send_after_commit(kind: str, user: User, ctx: dict[str, Any], to: str | None = None) -> None:
+    """`send`, once the transaction commits; a failure is logged, since the player can retry."""
+
+    def deliver() -> None:
+        try:
+            send(kind, user, ctx, to)
+        except Exception:  # the mail server is down: the banner offers the link again
+            logger.exception("could not send the %s email to user %s", kind, user.pk)
+
+    transaction.on_commit(deliver)
+
+
+def _confirm_url(user: User) -> str:
+    return settings.SITE_URL + reverse("confirm_email", args=[confirmation_token(user)])
+
+
+def confirm_email(user: User) -> None:
+    send_after_commit("confirm_email", user, {"confirm_url": _confirm_url(user)})
+
+
+def email_in_use(user: User, address: str) -> None:
+    """Told to an address someone signed up with while another account already confirmed it."""
+    ctx = {"address": address, "reset_url": settings.SITE_URL + reverse("password_reset")}
+    send_after_commit("email_in_use", user, ctx, to=address)
+
+
+def email_changed(user: User, old_address: str) -> None:
+    send_after_commit("email_changed", user, {"old_address": old_address}, to=old_address)

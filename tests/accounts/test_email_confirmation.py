@@ -1,0 +1,127 @@
+"""Sign-up sends a signed, expiring link; rated play needs it (issue 12.3)."""
+
+import re
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.core import mail
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts import emails
+from accounts.models import User
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+GOOD = {
+    "username": "newbie",
+    "display_name": "New Bie",
+    "email": "newbie@example.com",
+    "time_zone": "UTC",
+    "password1": "a-long-and-lovely-passphrase",
+    "password2": "a-long-and-lovely-passphrase",
+}
+
+
+def confirm_path(message) -> str:
+    return re.search(r"https?://[^/\s]+(/accounts/confirm/\S+/)", message.body).group(1)
+
+
+@pytest.fixture
+def newbie(client, django_capture_on_commit_callbacks) -> User:
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("signup"), GOOD)
+    return User.objects.get(username="newbie")
+
+
+def test_sign_up_sends_a_link_and_the_new_player_plays_unrated_until_then(client, newbie):
+    assert newbie.email_confirmed_at is None and not newbie.can_play_rated
+    [message] = mail.outbox
+    assert message.to == ["newbie@example.com"]
+    assert "Confirm your email address" in message.subject
+    assert "/accounts/confirm/" in message.alternatives[0][0]
+    page = client.get(reverse("home"), follow=True)
+    assert b"Please confirm your email address" in page.content
+    assert b"Send the link again" in page.content
+
+
+def test_the_link_confirms_the_address_and_the_banner_goes(client, newbie):
+    response = client.get(confirm_path(mail.outbox[0]))
+    assert response.status_code == 200 and b"Email address confirmed" in response.content
+    newbie.refresh_from_db()
+    assert newbie.email_confirmed_at is not None and newbie.can_play_rated
+    assert b"Please confirm your email address" not in client.get(reverse("profile")).content
+
+
+def test_the_link_works_without_logging_in(client, newbie):
+    client.logout()
+    assert client.get(confirm_path(mail.outbox[0])).status_code == 200
+    newbie.refresh_from_db()
+    assert newbie.can_play_rated
+
+
+def test_an_expired_link_is_refused_in_words(client, newbie):
+    later = timezone.now() + timedelta(days=4)
+    with time_machine.travel(later):
+        response = client.get(confirm_path(mail.outbox[0]))
+    assert response.status_code == 400 and b"This link does not work" in response.content
+    newbie.refresh_from_db()
+    assert newbie.email_confirmed_at is None
+
+
+@pytest.mark.parametrize("token", ["forged", "eyJ1c2VyIjoxfQ:1abcde:xyz"])
+def test_a_forged_link_is_refused_in_words(client, newbie, token):
+    response = client.get(reverse("confirm_email", args=[token]))
+    assert response.status_code == 400 and b"This link does not work" in response.content
+
+
+def test_a_link_for_an_address_no_longer_used_is_refused(client, newbie):
+    path = confirm_path(mail.outbox[0])
+    User.objects.filter(pk=newbie.pk).update(email="other@example.com")
+    assert client.get(path).status_code == 400
+    newbie.refresh_from_db()
+    assert newbie.email_confirmed_at is None
+
+
+def test_an_address_another_account_confirmed_first_is_refused(client, newbie):
+    path = confirm_path(mail.outbox[0])
+    UserFactory(email="NEWBIE@example.com")  # confirmed, from before
+    response = client.get(path)
+    assert response.status_code == 409 and b"already in use" in response.content
+    newbie.refresh_from_db()
+    assert newbie.email_confirmed_at is None
+
+
+def test_the_link_can_be_sent_again_a_few_times_an_hour(
+    client, newbie, settings, django_capture_on_commit_callbacks
+):
+    settings.EMAIL_CONFIRMATION_RESEND_RATE = "2/h"
+    with django_capture_on_commit_callbacks(execute=True):
+        answers = [client.post(reverse("resend_confirmation"), follow=True) for _ in range(3)]
+    assert [b"We sent a new link" in a.content for a in answers] == [True, True, False]
+    assert b"Please try again in an hour" in answers[2].content
+    assert len(mail.outbox) == 3  # the sign-up's and two more
+    assert client.get(confirm_path(mail.outbox[-1])).status_code == 200
+
+
+def test_sending_again_needs_a_login_and_a_post(client, newbie):
+    assert client.get(reverse("resend_confirmation")).status_code == 405
+    client.logout()
+    response = client.post(reverse("resend_confirmation"))
+    assert response.status_code == 302 and reverse("login") in response.url
+
+
+def test_only_confirmed_active_humans_play_rated(db):
+    assert UserFactory().can_play_rated
+    assert not UserFactory(email_confirmed_at=None).can_play_rated
+    assert not UserFactory(is_active=False).can_play_rated
+    assert not User.objects.bots("hard").first().can_play_rated
+
+
+def test_a_token_names_the_player_and_the_address(db):
+    player = UserFactory(email_confirmed_at=None)
+    assert emails.user_for_confirmation(emails.confirmation_token(player)) == player
+    bot = User.objects.bots("easy").first()
+    assert emails.user_for_confirmation(emails.confirmation_token(bot)) is None
