@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from games.views import home
+from harmonies_site.views import csp_report
 
 urlpatterns = [
     path("", home, name="home"),
@@ -9,4 +10,5 @@ urlpatterns = [
     path("games/", include("games.urls")),
     path("", include("records.urls")),
     path("admin/", admin.site.urls),
+    path("csp-report/", csp_report, name="csp_report"),
 ]
