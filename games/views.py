@@ -205,7 +205,7 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
         presence.mark_present(game_id, viewer)
     elif not (
         request.user.is_authenticated
-        and Seat.objects.filter(game_id=game_id, user_id=request.user.pk).exists()
+        and Game.objects.filter(pk=game_id, seats__user_id=request.user.pk).exists()
     ):
         return _refuse(request, NO_POLL, 404)
     version = services.cached_version(game_id)
