@@ -889,7 +889,7 @@ def forged_edges(world: World, forger: Forger, rng: random.Random, n: int) -> It
                 headers = {
                     "Origin": "https://elsewhere.example",
                     "Access-Control-Request-Method": "POST",
-                }  # noqa: E501
+                }
             url = rng.choice(STATIC_FILES)
             yield Forged("edges", method, url, who, {405: (NOT_TAKEN,)}, headers=headers)
         elif kind == "cookie":
