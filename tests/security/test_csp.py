@@ -122,6 +122,8 @@ def test_htmx_is_told_not_to_inject_its_style_nor_to_eval(world):
     first = config[0]  # htmx reads the first one
     for setting in (b'"includeIndicatorStyles":false', b'"allowEval":false'):
         assert setting in first
+    # htmx copies settled attributes with setAttribute: a style= copied that way is refused.
+    assert b'"attributesToSettle":["class","width","height"]' in first
     assert b'"responseHandling"' in first  # the game page's own settings still apply
 
 
