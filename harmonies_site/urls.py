@@ -4,6 +4,10 @@ from django.urls import include, path
 from games.views import home
 from harmonies_site.views import csp_report
 
+# htmx swaps refusals into the page: it gets an escaped fragment, a browser the whole page.
+handler403 = "harmonies_site.views.permission_denied"
+handler404 = "harmonies_site.views.page_not_found"
+
 urlpatterns = [
     path("", home, name="home"),
     path("accounts/", include("accounts.urls")),

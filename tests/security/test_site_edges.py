@@ -200,3 +200,30 @@ def test_a_token_for_another_game_does_not_open_this_one(game, stranger, player)
     other = start_game(stranger, player)
     token = presence.token_for(other.pk, stranger.pk)
     assert poll(Client(), game, p=token).status_code == 404
+
+
+def test_an_htmx_request_for_a_missing_page_gets_a_fragment(player):
+    response = client_for(player).get("/nowhere/", headers={"HX-Request": "true"})
+    assert response.status_code == 404
+    assert response.content.startswith(b'<p class="message message-error" role="alert">Nothing')
+    assert b"<html" not in response.content
+    # A browser still gets the whole page.
+    assert b"<html" in client_for(player).get("/nowhere/").content
+
+
+def test_an_htmx_form_without_its_csrf_token_gets_a_fragment(player, game):
+    client = client_for(player, csrf=True)
+    response = client.post(
+        reverse("games:act", args=[game.pk]), {"type": "end_turn"}, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 403
+    assert response.content.startswith(b'<p class="message message-error" role="alert">Please')
+
+
+def test_a_results_refusal_for_htmx_is_an_escaped_fragment(player, game):
+    response = client_for(player).get(
+        reverse("records:sheet", args=[game.pk]), headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 403
+    assert response["Content-Type"].startswith("text/html")
+    assert response.content.startswith(b'<p class="message message-error" role="alert">')
