@@ -88,6 +88,12 @@ def pages(world: World) -> list[tuple[str, str, dict]]:
         ("alice", reverse("password_change"), {}),
         ("alice", reverse("games:mine"), {"HX-Request": "true"}),
         ("alice", reverse("logout"), {}),  # 405 page
+        ("root", "/admin/", {}),
+        ("root", "/admin/games/game/", {}),
+        ("root", f"/admin/games/game/{active}/change/", {}),
+        ("root", "/admin/accounts/user/", {}),
+        ("root", f"/admin/accounts/user/{world.alice.pk}/change/", {}),
+        ("root", "/admin/records/seatresult/", {}),
     ]
 
 
@@ -98,6 +104,7 @@ def test_every_page_carries_an_enforced_policy_it_satisfies(world):
         "bob": client_for(world.bob),
         "carol": client_for(world.carol),
         "mallory": client_for(world.mallory),
+        "root": client_for(world.staff),
     }
     for who, address, headers in pages(world):
         response = clients[who].get(address, headers=headers)
