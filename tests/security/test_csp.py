@@ -166,3 +166,12 @@ def test_violation_reports_take_only_posts(client):
     response = client.get(reverse("csp_report"))
     assert response.status_code == 405
     assert response["Allow"] == "POST"
+
+
+def test_the_poll_carries_no_policy(world):
+    # A status for htmx, never a document: the policy would double the site's most frequent answer.
+    response = client_for(world.bob).get(
+        reverse("games:poll", args=[world.active.pk]), {"v": world.active.version}
+    )
+    assert response.status_code == 204
+    assert "Content-Security-Policy" not in response
