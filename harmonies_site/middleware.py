@@ -35,9 +35,9 @@ class RejectNulBytesMiddleware:
 
 
 class ExplainMethodNotAllowedMiddleware:
-    """Django's require_GET and require_POST answer 405 with an empty body; say what the address
-    takes instead (plain text to htmx, the site's error page to a browser). The Allow header
-    stays."""
+    """Django's require_GET and require_POST answer 405 with an empty body, and so does whitenoise
+    for other methods on /static/; say what the address takes instead (an escaped HTML fragment
+    to htmx, the site's error page to a browser). The Allow header stays."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
