@@ -37,8 +37,8 @@ format: install
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-worker: install
-	$(BIN)/celery -A harmonies_site worker --loglevel=INFO
+worker: install    # one worker for every queue; in production see the README's worker per queue
+	$(BIN)/celery -A harmonies_site worker -Q celery,bots,mail --loglevel=INFO
 
 beat: install
 	$(BIN)/celery -A harmonies_site beat --loglevel=INFO

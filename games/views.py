@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from csp.decorators import csp_exempt
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -19,6 +20,7 @@ from games.forms import InviteForm, NewGameForm
 from games.models import Game, Seat
 from games.presenters import LOG_LENGTH, full_log, game_page, log_entry
 from games.sprite import sprite as game_sprite
+from harmonies_site.views import refusal_fragment
 
 # The page's independent fragments; an action re-renders only those it can change.
 ALL_FRAGMENTS = (
@@ -35,6 +37,9 @@ CHANGED_BY = {
     "select": ("hand", "my-board", "my-cards"),
 }
 ACTION_FIELDS = ("space", "colour", "cell", "card_id", "discard")
+# One answer for a game that does not exist and one the caller may not watch: the poll tells
+# nobody else which game ids exist.
+NO_POLL = "There is no such game, or you are not playing in it."
 
 
 # My games shows every game in play; finished and cancelled ones, and invitations, a page at a time
@@ -236,18 +241,29 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     return _fragments(request, context, changed, status=status)
 
 
+# No policy header: the answer is a status for htmx, never a document, and the poll is the most
+# frequent request of all (its whole answer is about 270 bytes; the policy would double it).
+@csp_exempt()
 @require_GET
 def poll(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Has anything changed since version `v`? 204 if not. No session or user is loaded: the
-    answer only says "changed", and the page then fetches what the viewer may see."""
+    """Has anything changed since version `v`? 204 if not; the page then fetches what the viewer
+    may see. Only a player of the game is told: the signed presence token of their page proves
+    who asks without loading a session; without one (the table page sends none), the session
+    must name a player seated here. Everyone else gets the answer a missing game gets, so the
+    poll says nothing about which games exist or their versions."""
     viewer = presence.user_from_token(game_id, request.GET.get("p"))
     if viewer is not None:
         presence.mark_present(game_id, viewer)
+    elif not (
+        request.user.is_authenticated
+        and Game.objects.filter(pk=game_id, seats__user_id=request.user.pk).exists()
+    ):
+        return _refuse(request, NO_POLL, 404)
     version = services.cached_version(game_id)
     if version is None:
         version = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
         if version is None:
-            return HttpResponse(status=404)
+            return _refuse(request, NO_POLL, 404)
         services.remember_version(game_id, version)
     if str(version) == request.GET.get("v"):
         return HttpResponse(status=204)
@@ -450,8 +466,9 @@ def _fragments(request, context, names, status: int = 200) -> HttpResponse:
 
 
 def _refuse(request: HttpRequest, message: str, status: int) -> HttpResponse:
+    """The refusal in words: a page, or for htmx an escaped fragment (htmx inserts HTML)."""
     if request.htmx:
-        return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+        return refusal_fragment(message, status)
     return render(request, "games/refused.html", {"message": message}, status=status)
 
 

@@ -4,28 +4,58 @@ Behind TLS-terminating proxies REMOTE_ADDR is the nearest proxy's, so every visi
 one lockout and one rate limit. With TRUSTED_PROXY_COUNT = n, each of the n proxies in front of
 the site appends the address it received the request from to X-Forwarded-For, so the client is
 the n-th entry from the right; anything further left was written by the client and is ignored.
+
+The counted entry must be an IP address: the lockout stores it in an address column and the
+rate limit masks it as a network, and both failed with a 500 on anything else. A request whose
+counted entry is not an address is refused (ClientAddressMiddleware) before any view: counting
+it under the proxy's own address instead would let one client lock everyone out.
 """
 
 import ipaddress
+from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 
 
-def client_address(request: HttpRequest) -> str:
-    """The address the nearest untrusted hop connected from."""
-    remote = request.META.get("REMOTE_ADDR", "")
+def _counted_hop(request: HttpRequest) -> str | None:
+    """The X-Forwarded-For entry the trusted proxies vouch for, or None without one."""
     hops = settings.TRUSTED_PROXY_COUNT
     if not hops:
-        return remote
+        return None
     forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
     forwarded = [a for a in forwarded if a]
     # Fewer entries than proxies: the request did not come through all of them.
-    if len(forwarded) < hops:
-        return remote
-    # Not an address (a proxy passing on junk): counting it would fail in the rate limit and in
-    # the lockout's address column (a 500), so the nearest proxy's address is counted instead.
+    return forwarded[-hops] if len(forwarded) >= hops else None
+
+
+def _is_ip(value: str) -> bool:
     try:
-        return str(ipaddress.ip_address(forwarded[-hops]))
+        ipaddress.ip_address(value)
     except ValueError:
-        return remote
+        return False
+    return True
+
+
+def client_address(request: HttpRequest) -> str:
+    """The address the nearest untrusted hop connected from (REMOTE_ADDR when the counted entry
+    is missing, or is not an address: the middleware refuses those before any view asks)."""
+    hop = _counted_hop(request)
+    return hop if hop is not None and _is_ip(hop) else request.META.get("REMOTE_ADDR", "")
+
+
+class ClientAddressMiddleware:
+    """Refuses, in words, a request whose counted X-Forwarded-For entry is not an IP address."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        hop = _counted_hop(request)
+        if hop is not None and not _is_ip(hop):
+            return HttpResponseBadRequest(
+                "This request came through a proxy that did not say where it came from "
+                "(its X-Forwarded-For entry is not an address).",
+                content_type="text/plain; charset=utf-8",
+            )
+        return self.get_response(request)

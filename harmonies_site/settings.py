@@ -9,6 +9,8 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONCE, NONE, SELF
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -42,6 +44,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "axes",
+    "csp",
     "accounts",
     "games",
     "records",
@@ -53,10 +56,15 @@ MIDDLEWARE = [
     # GZipMiddleware pads each response with random bytes against BREACH, and the CSRF token is
     # masked per request, so secrets do not leak through compressed sizes.
     "django.middleware.gzip.GZipMiddleware",
+    # Early, so every answer carries the policy, refusals included.
+    "csp.middleware.CSPMiddleware",
     "harmonies_site.middleware.RejectNulBytesMiddleware",
     "harmonies_site.middleware.ExplainMethodNotAllowedMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "harmonies_site.client_address.ClientAddressMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After the session, before anything that reads the user: only the session says who is in.
+    "harmonies_site.middleware.PrivatePagesMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -153,6 +161,23 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_max": 0.2,
 }
 CELERY_TIMEZONE = "UTC"
+# Fair queues: bot turns (up to 2-3 s of CPU each, and one player can seat many bots) have their own
+# queue, so no amount of bot work delays an email. Mail and finalizing a game (which sends the
+# game-over emails) share "mail"; the sweeps and the records stay on Celery's default queue. A
+# worker started without -Q consumes all three; in production give "bots" its own workers:
+#   celery -A harmonies_site worker -Q celery,mail    and    celery -A harmonies_site worker -Q bots
+# Routes are by task name; eager mode (no Redis) ignores them.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = (Queue("celery"), Queue("bots"), Queue("mail"))
+CELERY_TASK_ROUTES = {
+    "games.play_automatic_turn": {"queue": "bots"},
+    "games.finalize_game": {"queue": "mail"},
+    "games.notify_turn": {"queue": "mail"},
+    "games.send_reminder": {"queue": "mail"},
+    "games.send_digest": {"queue": "mail"},
+    "games.notify_game_over": {"queue": "mail"},
+    "accounts.*": {"queue": "mail"},  # account emails (confirmations, notices), if queued
+}
 
 # --- Auth ----------------------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
@@ -235,6 +260,24 @@ CSRF_FAILURE_VIEW = "harmonies_site.views.csrf_failure"
 CSRF_COOKIE_HTTPONLY = False  # htmx reads no cookie (the token is in hx-headers), but forms may.
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# Enforced everywhere (development included, so a page that breaks it shows at once): scripts and
+# styles come from our own static files, or carry the request's nonce (request.csp_nonce). No
+# inline style= attributes, no on...= handlers, no hx-on (htmx evaluates those); htmx's own
+# indicator <style> is switched off in base.html. Browsers report violations to /csp-report/.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF],
+        "connect-src": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        "base-uri": [NONE],
+        "object-src": [NONE],
+        "report-uri": ["/csp-report/"],
+    }
+}
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)

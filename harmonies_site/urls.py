@@ -2,6 +2,11 @@ from django.contrib import admin
 from django.urls import include, path
 
 from games.views import home
+from harmonies_site.views import csp_report
+
+# htmx swaps refusals into the page: it gets an escaped fragment, a browser the whole page.
+handler403 = "harmonies_site.views.permission_denied"
+handler404 = "harmonies_site.views.page_not_found"
 
 urlpatterns = [
     path("", home, name="home"),
@@ -9,4 +14,5 @@ urlpatterns = [
     path("games/", include("games.urls")),
     path("", include("records.urls")),
     path("admin/", admin.site.urls),
+    path("csp-report/", csp_report, name="csp_report"),
 ]

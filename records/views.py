@@ -11,6 +11,7 @@ from accounts.identity import canonical_username
 from accounts.models import User
 from games import engine
 from games.models import Game
+from harmonies_site.views import refusal_fragment
 from records import presenters
 from records.forms import LeaderboardFilters
 
@@ -38,8 +39,8 @@ def _wants_fragment(request: HttpRequest) -> bool:
 
 
 def _refuse(request: HttpRequest, exc: Refused) -> HttpResponse:
-    if request.htmx:
-        return HttpResponse(exc.message, status=exc.status, content_type="text/plain")
+    if request.htmx:  # htmx inserts what it gets as HTML: the message escaped
+        return refusal_fragment(exc.message, exc.status)
     return render(request, "games/refused.html", {"message": exc.message}, status=exc.status)
 
 

@@ -43,20 +43,42 @@ def browser():
         del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
 
 
+# Every page repeats what the browser refused under the Content-Security-Policy on its console;
+# the script runs before the page's own (Playwright's init scripts are not subject to the policy).
+REPORT_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", function (event) {
+  console.error("securitypolicyviolation: " + event.violatedDirective + " blocked " +
+                event.blockedURI + " at " + event.sourceFile + ":" + event.lineNumber);
+});
+"""
+VIOLATION_MARKERS = ("Content Security Policy", "securitypolicyviolation")
+
+
 @pytest.fixture
 def new_page(browser):
-    """Opens pages in fresh contexts (separate cookies), as separate people would."""
+    """Opens pages in fresh contexts (separate cookies), as separate people would. The test
+    fails if any page reports a Content-Security-Policy violation."""
     contexts = []
+    violations: list[str] = []
+
+    def listen(message) -> None:
+        if any(marker in message.text for marker in VIOLATION_MARKERS):
+            violations.append(f"{message.location.get('url', '')}: {message.text}")
 
     def open_page(width: int = 1280, height: int = 900):
         context = browser.new_context(viewport={"width": width, "height": height})
         context.set_default_timeout(10_000)
+        context.add_init_script(REPORT_VIOLATIONS)
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        page.on("console", listen)
+        return page
 
     yield open_page
     for context in contexts:
         context.close()
+    if violations:
+        pytest.fail("Content-Security-Policy violations:\n" + "\n".join(violations))
 
 
 @pytest.fixture

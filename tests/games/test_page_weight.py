@@ -44,3 +44,12 @@ def test_an_old_sprite_address_leads_to_the_current_one(client):
 
     assert response.status_code == 302
     assert response["Location"] == sprite_url()
+
+
+def test_the_sprite_stays_public_for_a_logged_in_player(client):
+    from games.sprite import sprite_url
+
+    client.force_login(UserFactory())
+    response = client.get(sprite_url())
+
+    assert response["Cache-Control"] == "public, max-age=31536000, immutable"

@@ -224,13 +224,16 @@ def test_the_poll_answers_204_until_the_game_changes(
 def test_the_poll_costs_at_most_one_query(game, waiting, django_assert_max_num_queries):
     from django.core.cache import cache
 
+    from games import presence
+
     cache.clear()
     client = as_user(waiting)
     url = reverse("games:poll", args=[game.pk])
+    params = {"v": game.version, "p": presence.token_for(game.pk, waiting.pk)}  # as the page
     with django_assert_max_num_queries(1):
-        client.get(url, {"v": game.version})
+        client.get(url, params)
     with django_assert_max_num_queries(0):
-        client.get(url, {"v": game.version})
+        client.get(url, params)
 
 
 def test_the_game_page_costs_the_same_queries_whatever_the_log_length(

@@ -94,8 +94,9 @@ GET   {G}/                                 active    -       login   403      20
 hGET  {G}/?fragment=game                   active    -       login   403      200     200     403
 hGET  {G}/?fragment=select&token={colour}  active    -       login   403      200     200     403
 GET   {G}/log/                             active    -       login   403      200     200     403
-# The poll says only "changed or not", to anyone: the page it triggers checks the viewer.
-GET   {G}/poll/?v={version}                active    -       204     204      204     204     204
+# The poll says "changed or not" to the game's players only; to anyone else, what a missing game
+# gets (no presence token here: the session decides).
+GET   {G}/poll/?v={version}                active    -       404     404      204     204     404
 POST  {G}/poll/                            active    -       405     405      405     405     405
 POST  {G}/act/                             active    move    login   403      409     game!   403
 hPOST {G}/act/                             active    move    login   403      409     200!    403

@@ -19,6 +19,7 @@ requests and the time taken are printed at the end of the module.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import random
 import re
@@ -162,6 +163,8 @@ class Forger:
                 headers["X-CSRFToken"] = self.guarded[other].cookies["csrftoken"].value
         else:
             client = self.plain[forged.who]
+        if forged.method not in ("get", "post"):  # PUT, PATCH, DELETE, OPTIONS: no form
+            return getattr(client, forged.method)(forged.url, headers=headers)
         call = client.get if forged.method == "get" else client.post
         return call(forged.url, data, headers=headers)
 
@@ -544,13 +547,15 @@ def forged_polls(world: World, forger: Forger, rng: random.Random, n: int) -> It
         if rng.random() < 0.1:
             params["v"] = [junk(rng), str(game.version)]
         url = reverse("games:poll", args=[game_id])
-        if game_id != game.pk:
+        who = rng.choice(["anon", "anon", "alice", "mallory"])
+        # No token here is valid, so the session decides: a game's players are told, everyone
+        # else gets what a missing game gets.
+        if game_id != game.pk or who not in seated_in(game):
             expect = {404: ()}
         elif last(params["v"]) == str(game.version):
             expect = {204: ()}
         else:
             expect = {200: ()}
-        who = rng.choice(["anon", "anon", "alice", "mallory"])
         if rng.random() < 0.03:
             yield Forged("poll", "post", url, who, {405: ()}, params)
         else:
@@ -859,3 +864,75 @@ def forged_results(world: World, forger: Forger, rng: random.Random, n: int):
 def test_junk_in_the_results_pages_is_ignored_or_refused(world, forger):
     rng = random.Random(SEED + 7)
     assert forger.run("results", forged_results(world, forger, rng, 400)) == 400
+
+
+# --- The site's edges: static files, cookies, proxies ---------------------------------------------
+
+STATIC_FILES = ["/static/css/site.css", "/static/js/game.js", "/static/vendor/htmx.min.js"]
+NOT_TAKEN = "does not take"  # harmonies_site.middleware.ExplainMethodNotAllowedMiddleware
+PROXY_REFUSED = "did not say where it came from"  # harmonies_site.client_address
+NOT_ADDRESSES = [
+    "not-an-ip", "unknown", "1.2.3.4:8080", "999.1.1.1", "1.2.3", "::ffff:zz", "localhost",
+    "<script>alert(1)</script>", "' OR 1=1 --", "1.2.3.4/32", "\x00", "[::1]",
+]  # fmt: skip
+
+
+def _is_address(value: str) -> bool:
+    try:
+        ipaddress.ip_address(value)
+    except ValueError:
+        return False
+    return True
+
+
+def forged_edges(world: World, forger: Forger, rng: random.Random, n: int) -> Iterator[Forged]:
+    """Other methods on static files (a CORS preflight among them), cookies with a NUL spelled in
+    a quoted value, and a forwarded-for entry that is not an address. Sent with
+    TRUSTED_PROXY_COUNT = 1."""
+    for _ in range(n):
+        kind = rng.choice(["static", "cookie", "proxy"])
+        who = rng.choice(["anon", "alice", "mallory"])
+        if kind == "static":
+            method = rng.choice(["post", "put", "patch", "delete", "options"])
+            headers = {}
+            if method == "options":  # a CORS preflight
+                headers = {
+                    "Origin": "https://elsewhere.example",
+                    "Access-Control-Request-Method": "POST",
+                }
+            url = rng.choice(STATIC_FILES)
+            yield Forged("edges", method, url, who, {405: (NOT_TAKEN,)}, headers=headers)
+        elif kind == "cookie":
+            value = rng.choice(["abcdefghijklmnop", junk(rng).replace('"', "") or "x", "a" * 32])
+            if not value.isascii():  # a header carries bytes (latin-1 to WSGI): keep to ASCII
+                value = "abcdefghij"
+            forged = f'"{value}\\000"'  # the octal escape: the cookie parser unquotes it to a NUL
+            name = rng.choice(["sessionid", "csrftoken", "theme"])
+            logged_in = who != "anon" and name != "sessionid"
+            cookie = f"{name}={forged}"
+            if logged_in:
+                cookie = f"sessionid={forger.plain[who].cookies['sessionid'].value}; {cookie}"
+            url = rng.choice(["/", reverse("games:lobby")])
+            if url == "/":
+                expect = {302: (reverse("games:mine"),)} if logged_in else {200: ()}
+            else:
+                expect = {200: ()} if logged_in else {302: (LOGIN,)}
+            yield Forged("edges", "get", url, who, expect, headers={"Cookie": cookie})
+        else:
+            hop = rng.choice([*NOT_ADDRESSES, junk(rng)]).strip()
+            if not hop or not hop.isascii() or "," in hop or _is_address(hop):
+                continue
+            forwarded = rng.choice([hop, f"6.6.6.6, {hop}"])  # the counted entry is the last
+            url = rng.choice(["/", LOGIN, reverse("password_reset"), reverse("games:lobby")])
+            method = "post" if url != "/" and rng.random() < 0.5 else "get"
+            data = {"username": "alice", "password": "nope", "email": "alice@example.com"}
+            yield Forged(
+                "edges", method, url, who, {400: (PROXY_REFUSED,)},
+                data if method == "post" else {}, headers={"X-Forwarded-For": forwarded},
+            )  # fmt: skip
+
+
+def test_forged_edges_are_answered_in_words(world, forger, settings):
+    settings.TRUSTED_PROXY_COUNT = 1
+    rng = random.Random(SEED + 8)
+    assert forger.run("edges", forged_edges(world, forger, rng, 300)) >= 250

@@ -40,12 +40,15 @@ def test_a_wrong_method_is_explained_and_keeps_its_allow_header(client, player):
     assert b"Back to your games" in response.content  # the site's page, not a bare status
 
 
-def test_a_wrong_method_from_htmx_is_explained_in_plain_text(client, player):
+def test_a_wrong_method_from_htmx_is_explained_in_an_html_fragment(client, player):
     client.force_login(player)
     response = client.get("/accounts/logout/", headers={"HX-Request": "true"})
     assert response.status_code == 405
-    assert response["Content-Type"].startswith("text/plain")
-    assert response.content == b"This address does not take GET requests; it takes POST."
+    assert response["Content-Type"].startswith("text/html")  # htmx inserts it as HTML
+    assert response.content == (
+        b'<p class="message message-error" role="alert">'
+        b"This address does not take GET requests; it takes POST.</p>"
+    )
 
 
 def test_a_wrong_method_on_a_page_says_which_it_takes(client, player):

@@ -1,0 +1,171 @@
+"""Fair queues (issue 12, point 4): bot turns have their own Celery queue, so a worker busy with
+a pile of them does not delay anyone's email.
+
+Two real worker processes, as production runs them: one on the bots queue, one on mail and the
+default queue. Many tables of hard bots keep the first busy; a turn ended meanwhile in a game of
+two people must have its email sent within 2 s. Before the queues were split, the email waited
+behind every bot turn queued before it (36.5 s in the report).
+
+The routes are the site's own (settings.CELERY_TASK_ROUTES), with each queue renamed for this
+test, so a developer's running worker cannot take the tasks instead.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from games import services
+from games.bot_players import bots_for
+from games.models import Move
+from harmonies_site.celery import app
+from tests.factories import UserFactory
+from tests.games.helpers import play_turns, start_game, user_to_move
+from tests.games.test_worker import test_database_url
+
+pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+PREFIX = "harmonies-test-fair-"
+EMAIL_WITHIN_SECONDS = 2
+BOT_TABLES = 12  # 4 players, 3 hard bots each: a backlog of tens of seconds of bot turns
+
+
+def test_queue(name: str) -> str:
+    return PREFIX + name
+
+
+test_queue.__test__ = False  # a helper, not a test
+
+
+def start_worker(queues: list[str], tmp_path: Path, mail_dir: Path, name: str):
+    env = {
+        **os.environ,
+        "DATABASE_URL": test_database_url(),
+        "REDIS_URL": settings.REDIS_URL,
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+        "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+        "EMAIL_FILE_PATH": str(mail_dir),
+        "SITE_URL": settings.SITE_URL,
+    }
+    env.pop("EMAIL_URL", None)
+    log_path = tmp_path / f"{name}.log"
+    log = log_path.open("w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "harmonies_site", "worker", "--pool=solo",
+         "--concurrency=1", "--loglevel=INFO", "-Q", ",".join(test_queue(q) for q in queues),
+         "-n", f"{name}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat"],
+        cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    return process, log, log_path
+
+
+def wait_until_ready(log_path: Path, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if " ready." in log_path.read_text():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"worker not ready in {timeout} s:\n{log_path.read_text()}")
+
+
+def purge(queues: list[str]) -> None:
+    with app.connection_for_write() as conn:
+        for queue in queues:
+            conn.default_channel.queue_purge(test_queue(queue))
+
+
+@pytest.fixture
+def workers(tmp_path):
+    """A bots worker and a mail worker, as the README runs them; always stopped and purged."""
+    mail_dir = tmp_path / "mail"
+    mail_dir.mkdir()
+    queues = ["bots", "mail", "celery"]
+    purge(queues)
+    started = [
+        start_worker(["bots"], tmp_path, mail_dir, "bots"),
+        start_worker(["celery", "mail"], tmp_path, mail_dir, "mail"),
+    ]
+    try:
+        for _, _, log_path in started:
+            wait_until_ready(log_path)
+        yield mail_dir, [log_path for _, _, log_path in started]
+    finally:
+        for process, _, _ in started:
+            process.terminate()
+        for process, log, _ in started:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            log.close()
+        purge(queues)
+
+
+@pytest.fixture
+def site_routes_to_test_queues():
+    """Queue on Redis (the session runs tasks in-process), through the site's routes renamed."""
+    saved = (app.conf.task_always_eager, app.conf.task_routes, app.conf.task_default_queue)
+    routes = getattr(settings, "CELERY_TASK_ROUTES", None) or {}
+    app.conf.task_always_eager = False
+    app.conf.task_routes = {
+        name: {**route, "queue": test_queue(route["queue"])} for name, route in routes.items()
+    }
+    app.conf.task_default_queue = test_queue("celery")
+    app.amqp.flush_routes()
+    app.amqp.router = app.amqp.Router()
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager, app.conf.task_routes, app.conf.task_default_queue = saved
+        app.amqp.flush_routes()
+        app.amqp.router = app.amqp.Router()
+
+
+def bot_turns_waiting(tables) -> int:
+    return sum(1 for game in tables if user_to_move(game).is_bot)
+
+
+def turn_email_to(mail_dir: Path, address: str) -> bool:
+    return any(f"To: {address}" in f.read_text() for f in mail_dir.glob("*.log"))
+
+
+def test_a_turn_email_is_not_kept_waiting_by_bot_turns(workers, site_routes_to_test_queues):
+    mail_dir, logs = workers
+    # Tables of hard bots, by several players (one player's number of bot tables is capped).
+    tables = []
+    for n in range(BOT_TABLES):
+        creator = UserFactory(username=f"botfan{n}")
+        tables.append(
+            services.create_game(
+                creator=creator, players=4, side="A", spirits=False,
+                bots=bots_for(["hard", "hard", "hard"]),
+            )
+        )  # fmt: skip
+    assert bot_turns_waiting(tables) >= BOT_TABLES // 2  # a bot starts at most tables
+
+    # Wait until the bots worker is at work: no person has moved at these tables yet.
+    deadline = time.monotonic() + 60
+    while not Move.objects.filter(game__in=tables).exists():
+        assert time.monotonic() < deadline, Path(logs[0]).read_text()
+        time.sleep(0.2)
+
+    bob, carol = UserFactory(username="bob"), UserFactory(username="carol")
+    game = start_game(bob, carol)
+    waiting = carol if user_to_move(game) == bob else bob
+    play_turns(game, turns=1)  # ending the turn queues the email, after the commit
+    ended = time.monotonic()
+    while not turn_email_to(mail_dir, waiting.email):
+        waited = time.monotonic() - ended
+        assert waited < EMAIL_WITHIN_SECONDS, (
+            f"no turn email after {waited:.1f} s; mail worker:\n{Path(logs[1]).read_text()}"
+        )
+        time.sleep(0.05)
+    # And the bots worker was still busy with the backlog when it went out.
+    assert bot_turns_waiting(tables) > 0
