@@ -141,10 +141,13 @@ def client_for(user: User | None, *, csrf: bool = False) -> Client:
 def snapshot() -> dict[str, list]:
     """Everything a request could change that matters: compared before and after forged ones."""
     user_fields = [f.name for f in User._meta.concrete_fields if f.name != "last_login"]
+    # What a player last saw (for "since your last visit") is bookkeeping of a look, as
+    # last_login is of a log-in: a page view may move it.
+    seat_fields = [f.name for f in Seat._meta.concrete_fields if f.name != "seen_move"]
     return {
         "games": list(Game.objects.order_by("pk").values()),
         "moves": list(Move.objects.order_by("pk").values_list("pk", "game_id", "seq")),
-        "seats": list(Seat.objects.order_by("pk").values()),
+        "seats": list(Seat.objects.order_by("pk").values(*seat_fields)),
         "invitations": list(Invitation.objects.order_by("pk").values()),
         "users": list(User.objects.order_by("pk").values(*user_fields)),
         "records": [

@@ -91,7 +91,7 @@ def test_the_bot_migration_keeps_squatters_human_and_confirms_existing_players(d
     # signed up under a bot's name is not turned into one.
     from importlib import import_module
 
-    migration = import_module("accounts.migrations.0005_bots_and_confirmed_players")
+    migration = import_module("accounts.migrations.0007_bots_and_confirmed_players")
     User.objects.filter(bot_level__in=["easy", "hard"]).delete()
     old_bot = UserFactory(username="bot-hard-1", bot_level="hard", email_confirmed_at=None)
     squatter = UserFactory(username="bot-easy-1", email_confirmed_at=None)
