@@ -18,8 +18,8 @@ from accounts import unsubscribe
 from accounts.models import User
 
 
-def send(kind: str, user: User, ctx: dict[str, Any]) -> None:
-    unsubscribe_url = unsubscribe.url_for(user, kind)
+def send(kind: str, user: User, ctx: dict[str, Any], *, unsubscribe_kind: str = "") -> None:
+    unsubscribe_url = unsubscribe.url_for(user, unsubscribe_kind or kind)
     ctx = {
         **ctx,
         "user": user,
@@ -55,3 +55,8 @@ def digest(user: User, ctx: dict[str, Any]) -> None:
 
 def game_over(user: User, ctx: dict[str, Any]) -> None:
     send("game_over", user, ctx)
+
+
+def timeout(user: User, ctx: dict[str, Any]) -> None:
+    # Part of the turn emails: the same switch turns both off.
+    send("timeout", user, ctx, unsubscribe_kind="turn")

@@ -3,6 +3,7 @@
 from django import forms
 
 from accounts.models import User
+from games.models import Game
 
 SEAT_CHOICES = [
     ("", "A friend (invited or joining)"),
@@ -47,7 +48,16 @@ class NewGameForm(forms.Form):
         empty_value=None,
         required=False,
         label="Time limit per turn",
-        help_text="When a player runs out of time, the others may skip their turn or end the game.",
+        help_text="When a player runs out of time the site acts as chosen below; until it does, "
+        "the others may skip the turn or end the game.",
+    )
+    on_timeout = forms.ChoiceField(
+        label="When a turn's time limit passes",
+        choices=Game.OnTimeout.choices,
+        initial=Game.OnTimeout.STAND_IN,
+        required=False,
+        help_text="Done by the site without anyone opening the game; every player is emailed. "
+        "Either way the late player ranks after those who never ran out of time.",
     )
     seat_2 = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Seat 2")
     seat_3 = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Seat 3")
@@ -61,6 +71,9 @@ class NewGameForm(forms.Form):
     def __init__(self, *args, creator: User, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.creator = creator
+
+    def clean_on_timeout(self) -> str:
+        return self.cleaned_data.get("on_timeout") or Game.OnTimeout.STAND_IN
 
     def clean_invite(self) -> list[User]:
         names = [n for n in self.cleaned_data["invite"].replace(",", " ").split() if n]

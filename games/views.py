@@ -90,6 +90,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 public=data["public"],
                 invitees=data["invite"],
                 turn_limit_days=data["turn_limit_days"],
+                on_timeout=data["on_timeout"],
                 bots=bots_for(data["bot_levels"]),
             )
         except services.GameError as exc:

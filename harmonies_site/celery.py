@@ -51,4 +51,11 @@ app.conf.beat_schedule = {
         "schedule": 60,
         "options": {"expires": 50},
     },
+    # Turns past their time limit: a stand-in plays them or the late player is dropped (the
+    # creator's choice), and everyone is told; each turn is acted on once.
+    "sweep-timeouts": {
+        "task": "games.sweep_timeouts",
+        "schedule": 60,
+        "options": {"expires": 50},
+    },
 }

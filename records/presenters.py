@@ -117,7 +117,9 @@ ORDERING = {
 
 
 def _score_rows(board, filters, since, friends, viewer) -> tuple[list[dict[str, Any]], dict | None]:
-    results = _filtered(SeatResult.objects.filter(pool=filters["pool"]), filters, since, friends)
+    results = _filtered(
+        SeatResult.objects.filter(pool=filters["pool"], counts=True), filters, since, friends
+    )
     if filters["players"]:
         results = results.filter(players=int(filters["players"]))
     per_player = results.values(
@@ -191,7 +193,9 @@ def _solo_tables(filters, since, friends) -> list[dict[str, Any]]:
     for side in [filters["side"]] if filters["side"] else ["A", "B"]:
         for spirits in [filters["spirits"] == "on"] if filters["spirits"] else [False, True]:
             results = _filtered(
-                SeatResult.objects.filter(pool=Pool.SOLO, is_bot=False, side=side, spirits=spirits),
+                SeatResult.objects.filter(
+                    pool=Pool.SOLO, is_bot=False, side=side, spirits=spirits, counts=True
+                ),
                 {**filters, "side": "", "spirits": ""},
                 since,
                 friends,
@@ -232,7 +236,9 @@ def history(user: User, page_number: object) -> Any:
 
 def player_stats(user: User) -> dict[str, Any]:
     """Games, wins, averages by category, ratings and favourite animals, from the results."""
-    multi, solo = ~Q(pool=Pool.SOLO), Q(pool=Pool.SOLO)
+    # Games that count only (not abandoned, every person played 3 turns): no wins, records
+    # or suns from the others.
+    multi, solo = ~Q(pool=Pool.SOLO) & Q(counts=True), Q(pool=Pool.SOLO) & Q(counts=True)
     averages = {}
     for key, _ in [*CATEGORIES, ("total", "Total")]:
         # The spirit column averages only the games played with Nature's Spirits.

@@ -9,6 +9,9 @@ The package is split by concern; everything public is imported here, so callers 
 """
 
 from games.services.absent import (
+    act_on_timeout,
+    due_timeouts,
+    leaving_ends_game,
     end_stalled_game,
     overdue_automatic_turns,
     play_automatic_turn,
@@ -19,10 +22,14 @@ from games.services.absent import (
 )
 from games.services.core import (
     SITE_EVENTS,
+    MIN_OWN_TURNS,
     STAND_IN_POLICY,
     VERSION_CACHE_SECONDS,
     cached_version,
     is_automatic,
+    own_turns,
+    placing,
+    played_enough,
     remember_version,
     version_cache_key,
 )
@@ -46,6 +53,13 @@ from games.services.tables import (
 from games.services.turns import finalize, games_for, play
 
 __all__ = [
+    "MIN_OWN_TURNS",
+    "act_on_timeout",
+    "due_timeouts",
+    "leaving_ends_game",
+    "own_turns",
+    "placing",
+    "played_enough",
     "SITE_EVENTS",
     "STAND_IN_POLICY",
     "VERSION_CACHE_SECONDS",

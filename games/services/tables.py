@@ -27,6 +27,7 @@ def create_game(
     invitees: Iterable[User] = (),
     turn_limit_days: int | None = None,
     bots: Iterable[User] = (),
+    on_timeout: str = Game.OnTimeout.STAND_IN,
 ) -> Game:
     """A new table with the creator (and any bots) seated; it starts once every seat is taken."""
     engine.GameConfig(players=players, side=side, spirits=spirits)  # validates
@@ -34,6 +35,8 @@ def create_game(
     bots = list(bots)
     if any(not b.is_bot for b in bots):
         raise GameError("Only computer opponents can be seated without joining.")
+    if on_timeout not in Game.OnTimeout.values:
+        raise GameError("Choose what happens when a turn's time limit passes.")
     if len(invitees) + len(bots) > players - 1:
         raise GameError(f"A {players}-player game has room for {players - 1} other players.")
     with transaction.atomic():
@@ -44,6 +47,7 @@ def create_game(
             spirits=spirits,
             public=public,
             turn_limit_days=turn_limit_days,
+            on_timeout=on_timeout,
         )
         Seat.objects.create(game=game, user=creator)
         Seat.objects.bulk_create(Seat(game=game, user=bot) for bot in bots)
