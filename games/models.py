@@ -84,6 +84,7 @@ class Game(models.Model):
     turn_started_at = models.DateTimeField(null=True, blank=True)
     # Set with turn_started_at when the game has a turn time limit.
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+
     class EndReason(models.TextChoices):
         NATURAL = "", "Played to the end"
         RESIGNED = "resigned", "A player resigned"
@@ -92,9 +93,7 @@ class Game(models.Model):
         ABANDONED = "abandoned", "Abandoned"
 
     # Stored by the writer in the transaction that finishes the game, with every seat's rank.
-    end_reason = models.CharField(
-        max_length=10, blank=True, default="", choices=EndReason.choices
-    )
+    end_reason = models.CharField(max_length=10, blank=True, default="", choices=EndReason.choices)
     # Whose leaving ended the game (the resigner, the dropped or timed-out player), and on which
     # turn: the words "Bob resigned on turn 4" come from these.
     ended_by = models.ForeignKey(

@@ -170,7 +170,8 @@ def record_game(game_id: int) -> bool:
 def _rated_after(game: Game, pool: str) -> bool:
     """Whether a game of the same pool that finished after this one (by time, then id) has
     already moved the ratings."""
-    later = Q(finished_at__gt=game.finished_at) | Q(finished_at=game.finished_at, game_id__gt=game.pk)
+    when = game.finished_at
+    later = Q(finished_at__gt=when) | Q(finished_at=when, game_id__gt=game.pk)
     return SeatResult.objects.filter(later, pool=pool, counts=True).exists()
 
 

@@ -203,7 +203,8 @@ def _sentence(reason: str) -> str:
     return reason[:1].upper() + reason[1:] + ("" if reason.endswith((".", "!", "?")) else ".")
 
 
-SITE_EVENTS = frozenset({"resign", "end_game", "drop"})  # logged beside engine actions, never replayed
+# Logged beside engine actions, never replayed.
+SITE_EVENTS = frozenset({"resign", "end_game", "drop"})
 
 
 STAND_IN_POLICY = "easy"
