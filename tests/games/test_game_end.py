@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games import services, tasks
 from games.bot_players import bots_for
-from games.models import Game, Seat
+from games.models import Game
 from games.replaying import verify
 from records import presenters as record_pages
 from records.models import Rating, SeatResult
@@ -264,9 +264,7 @@ def test_a_resigned_player_can_do_nothing_more(player, other_player, carol):
     assert game.version == version
 
 
-def test_a_dropped_player_can_do_nothing_more_and_the_game_goes_on(
-    player, other_player, carol
-):
+def test_a_dropped_player_can_do_nothing_more_and_the_game_goes_on(player, other_player, carol):
     game = timed_game(player, other_player, carol, on_timeout=Game.OnTimeout.DROP)
     late = user_to_move(game)
     with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
@@ -342,9 +340,11 @@ def test_dropping_one_of_two_players_ends_the_game(
     game = timed_game(player, other_player, on_timeout=Game.OnTimeout.DROP)
     late = user_to_move(game)
     mail.outbox.clear()
-    with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
-        with django_capture_on_commit_callbacks(execute=True):
-            tasks.sweep_timeouts()
+    with (
+        time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        tasks.sweep_timeouts()
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.ended_by.user == late
@@ -373,9 +373,7 @@ def test_create_game_refuses_an_unknown_timeout_choice(player):
 # --- The finished game page -----------------------------------------------------------------------
 
 
-def test_a_game_ended_early_says_game_over_with_the_reason_and_offers_nothing(
-    player, other_player
-):
+def test_a_game_ended_early_says_game_over_with_the_reason_and_offers_nothing(player, other_player):
     game = start_game(player, other_player)
     play_turns(game, turns=6)
     services.resign(game_id=game.pk, user=player)
@@ -392,7 +390,7 @@ def test_a_game_ended_early_says_game_over_with_the_reason_and_offers_nothing(
             assert "resigned</span>" in html
             assert reverse("records:sheet", args=[game.pk]) in html
             assert reverse("records:replay", args=[game.pk]) in html
-            assert "every 3s" not in html and "hx-trigger=\"every" not in html
+            assert "every 3s" not in html and 'hx-trigger="every' not in html
             assert "Resign from this game" not in html
             assert "Your turn" not in html and "Waiting for" not in html
             assert 'name="type" value="take_tokens"' not in html
@@ -400,9 +398,7 @@ def test_a_game_ended_early_says_game_over_with_the_reason_and_offers_nothing(
 
 def test_the_resign_box_is_inside_the_swapped_part(player, other_player):
     game = start_game(player, other_player)
-    html = as_user(player).get(
-        game.get_absolute_url() + "?fragment=game", HTTP_HX_REQUEST="true"
-    )
+    html = as_user(player).get(game.get_absolute_url() + "?fragment=game", HTTP_HX_REQUEST="true")
     assert "Resign from this game" in html.content.decode()
 
 
