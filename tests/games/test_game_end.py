@@ -10,9 +10,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services, tasks
+from games import notifications, services, tasks
 from games.bot_players import bots_for
-from games.models import Game
+from games.models import Game, Seat
 from games.replaying import verify
 from records import presenters as record_pages
 from records.models import Rating, SeatResult
@@ -441,3 +441,58 @@ def test_record_game_on_an_abandoned_game_skips_the_ratings_but_lists_it(player,
     record_game(game.pk)
     assert SeatResult.objects.filter(game=game, abandoned=True).count() == 2
     assert not Rating.objects.exists()
+
+
+def test_a_reminder_after_the_limit_says_when_it_ran_out(player, other_player):
+    game = timed_game(player, other_player)
+    late = user_to_move(game)
+    seat = game.seats.get(user=late)
+    due = game.turn_deadline + timedelta(hours=1)
+    Seat.objects.filter(pk=seat.pk).update(remind_at=due)
+    type(late).objects.filter(pk=late.pk).update(quiet_start=0, quiet_end=0)
+    mail.outbox.clear()
+    with time_machine.travel(due + timedelta(minutes=1)):
+        assert notifications.send_reminder(seat.pk, due)
+    (message,) = mail.outbox
+    assert "ran out on" in message.body and "runs out on" not in message.body
+
+
+def test_points_are_pluralised_in_my_games_and_the_game_over_email(
+    player, other_player, django_capture_on_commit_callbacks
+):
+    game = start_game(player, other_player)
+    play_turns(game, turns=6)
+    services.resign(game_id=game.pk, user=other_player)
+    game.seats.update(final_score=1)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.finalize_game(game.pk)
+    mine = as_user(player).get(reverse("games:mine")).content.decode()
+    assert "with 1 point ·" in mine and "1 points" not in mine
+    for message in mail.outbox:
+        assert "1 points" not in message.subject + message.body
+        assert ": 1 point" in message.body
+        assert reverse("records:sheet", args=[game.pk]) in message.body
+
+
+def test_a_best_score_of_0_is_shown_as_0(player, other_player):
+    from tests.records.helpers import quick_game
+
+    quick_game(player, other_player)
+    SeatResult.objects.filter(user=other_player).update(total=0)
+    html = as_user(player).get(reverse("records:player", args=[other_player.username]))
+    assert "<dt>Best score</dt><dd>0</dd>" in html.content.decode()
+
+
+def test_the_replay_names_a_turn_by_the_seat_that_moved(player, other_player, carol):
+    game = start_game(player, other_player, carol)
+    mover = user_to_move(game)
+    quitter = next(u for u in (player, other_player, carol) if u != mover)
+    services.resign(game_id=game.pk, user=quitter)  # logged before the mover's first action
+    play_turns(game, turns=1)
+    services.resign(game_id=game.pk, user=mover)
+    game.refresh_from_db()
+    seats = list(game.seats.select_related("user"))
+    moves = list(game.moves.order_by("seq"))
+    shown = record_pages.replay(game, seats, moves, 0)
+    assert shown["turns"][0]["name"] == mover.public_name
