@@ -65,11 +65,15 @@ def overdue_automatic_turns(now, *, grace: timedelta = timedelta(minutes=1)) -> 
 
 def skip_turn(*, game_id: int, user: User, expected_version: object) -> Game:
     """Another player moves a timed-out game on: a stand-in plays the absent player's turn."""
+    from games import tasks
+
     with transaction.atomic():
         game = _locked(game_id)
         seats, _seat = _check_can_act_on_timeout(game, user, expected_version)
         late = next(s for s in seats if s.position == game.current_seat)
+        turn = game.engine_state().turn
         _stand_in_for_late(game, late, requested_by=user.public_name)
+        enqueue(tasks.notify_timeout, game.pk, turn)  # everyone hears it, as from the sweep
     return game
 
 

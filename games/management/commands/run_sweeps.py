@@ -10,6 +10,7 @@ SWEEPS = (
     tasks.sweep_digests,
     tasks.sweep_missed_turns,
     tasks.sweep_finished_games,
+    tasks.sweep_timeouts,
 )
 
 
