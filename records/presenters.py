@@ -291,6 +291,7 @@ def reliability(user: User) -> dict[str, Any]:
     played = (
         Move.objects.filter(user=user)
         .exclude(action__type__in=sorted(SITE_EVENTS))
+        .order_by()  # no default ordering columns in the DISTINCT
         .values_list("game_id", "turn")
         .distinct()
         .count()

@@ -14,6 +14,7 @@ def count_own_turns(apps, schema_editor):
         rows = (
             Move.objects.filter(game_id=game_id, user__isnull=False)
             .exclude(action__type__in=["drop", "end_game", "resign"])
+            .order_by()
             .values_list("seat", "turn")
             .distinct()
         )

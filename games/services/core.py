@@ -101,6 +101,7 @@ def own_turns(game: Game) -> dict[int, int]:
     rows = (
         Move.objects.filter(game=game, user__isnull=False)
         .exclude(action__type__in=sorted(SITE_EVENTS))
+        .order_by()  # no default ordering columns in the DISTINCT
         .values_list("seat", "turn")
         .distinct()
     )

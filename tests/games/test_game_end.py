@@ -496,3 +496,13 @@ def test_the_replay_names_a_turn_by_the_seat_that_moved(player, other_player, ca
     moves = list(game.moves.order_by("seq"))
     shown = record_pages.replay(game, seats, moves, 0)
     assert shown["turns"][0]["name"] == mover.public_name
+
+
+def test_own_turns_count_turns_not_moves(player, other_player):
+    game = start_game(player, other_player)
+    play_turns(game, turns=6)
+    services.resign(game_id=game.pk, user=player)
+    game.refresh_from_db()
+    assert sorted(game.seats.values_list("own_turns", flat=True)) == [3, 3]
+    assert game.end_reason == Game.EndReason.RESIGNED  # both played 3 turns: not abandoned
+    assert record_pages.reliability(player) == {"turns": 3, "missed": 0, "share": 100, "left": 1}
