@@ -46,7 +46,7 @@ def test_resigning_a_two_player_game_ends_it_and_ranks_the_resigner_last(
     player, other_player, django_capture_on_commit_callbacks
 ):
     game = start_game(player, other_player)
-    play_turns(game, turns=2)
+    play_turns(game, turns=6)  # 3 turns each: resigned, not abandoned
     with django_capture_on_commit_callbacks(execute=True):
         services.resign(game_id=game.pk, user=player)
     game.refresh_from_db()
