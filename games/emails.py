@@ -59,3 +59,8 @@ def digest(user: User, ctx: dict[str, Any]) -> None:
 
 def game_over(user: User, ctx: dict[str, Any]) -> None:
     send("game_over", user, ctx)
+
+
+def timeout(user: User, ctx: dict[str, Any]) -> None:
+    # Part of the turn emails: the same switch turns both off.
+    send("timeout", user, ctx, unsubscribe_kind="turn")

@@ -10,6 +10,7 @@ from django.core.validators import validate_email
 
 from accounts.identity import canonical_username
 from accounts.models import User
+from games.models import Game
 
 SEAT_CHOICES = [
     ("", "A friend (invited or joining)"),
@@ -128,7 +129,16 @@ class NewGameForm(forms.Form):
         empty_value=None,
         required=False,
         label="Time limit per turn",
-        help_text="When a player runs out of time, the others may skip their turn or end the game.",
+        help_text="When a player runs out of time the site acts as chosen below; until it does, "
+        "the others may skip the turn or end the game.",
+    )
+    on_timeout = forms.ChoiceField(
+        label="When a turn's time limit passes",
+        choices=Game.OnTimeout.choices,
+        initial=Game.OnTimeout.STAND_IN,
+        required=False,
+        help_text="Done by the site without anyone opening the game; every player is emailed. "
+        "Either way the late player ranks after those who never ran out of time.",
     )
     seat_2 = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Seat 2")
     seat_3 = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Seat 3")
@@ -145,6 +155,9 @@ class NewGameForm(forms.Form):
 
     def clean_invite(self) -> "Invitees":
         return parse_invitees(self.cleaned_data["invite"], self.creator)
+
+    def clean_on_timeout(self) -> str:
+        return self.cleaned_data.get("on_timeout") or Game.OnTimeout.STAND_IN
 
     def clean(self):
         data = super().clean()

@@ -74,6 +74,15 @@ class Game(models.Model):
     turn_limit_days = models.PositiveSmallIntegerField(
         null=True, blank=True, choices=[(1, "1 day"), (3, "3 days"), (7, "7 days"), (14, "14 days")]
     )
+
+    class OnTimeout(models.TextChoices):
+        STAND_IN = "stand_in", "A stand-in plays that turn"
+        DROP = "drop", "The late player is dropped and placed last"
+
+    # What the timeout sweep does when a turn's limit passes (chosen by the creator).
+    on_timeout = models.CharField(
+        max_length=8, choices=OnTimeout.choices, default=OnTimeout.STAND_IN
+    )
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
 
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
@@ -88,16 +97,22 @@ class Game(models.Model):
     turn_started_at = models.DateTimeField(null=True, blank=True)
     # Set with turn_started_at when the game has a turn time limit.
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    end_reason = models.CharField(
-        max_length=10,
-        blank=True,
-        default="",
-        choices=[
-            ("", "Played to the end"),
-            ("resigned", "A player resigned"),
-            ("ended", "Ended early"),
-        ],
+
+    class EndReason(models.TextChoices):
+        NATURAL = "", "Played to the end"
+        RESIGNED = "resigned", "A player resigned"
+        TIMED_OUT = "timed_out", "A player ran out of time and was dropped"
+        ENDED = "ended", "Ended after a turn ran out of time"
+        ABANDONED = "abandoned", "Abandoned"
+
+    # Stored by the writer in the transaction that finishes the game, with every seat's rank.
+    end_reason = models.CharField(max_length=10, blank=True, default="", choices=EndReason.choices)
+    # Whose leaving ended the game (the resigner, the dropped or timed-out player), and on which
+    # turn: the words "Bob resigned on turn 4" come from these.
+    ended_by = models.ForeignKey(
+        "Seat", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    ended_on_turn = models.PositiveIntegerField(null=True, blank=True)
 
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -162,6 +177,16 @@ class Seat(models.Model):
     final_score = models.PositiveIntegerField(null=True, blank=True)
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     resigned_at = models.DateTimeField(null=True, blank=True)
+    # Dropped when a turn's time limit passed in a game whose creator chose "drop".
+    dropped_at = models.DateTimeField(null=True, blank=True)
+    # The first time a stand-in played this seat's turn because its time ran out.
+    timed_out_at = models.DateTimeField(null=True, blank=True)
+    # Turns whose time limit passed before the player played (reliability on profiles).
+    turns_missed = models.PositiveIntegerField(default=0)
+    # Turns the player played themselves, counted when the game ends (the 3-turn rule).
+    own_turns = models.PositiveIntegerField(null=True, blank=True)
+    # The timeout email of this turn was claimed for this player (sent once).
+    timeout_notified_turn = models.IntegerField(null=True, blank=True)
     # Notification bookkeeping: the reminder sweep sends when remind_at has passed; the turn email
     # claims a turn by raising notified_turn with a conditional UPDATE, so it is sent once.
     remind_at = models.DateTimeField(null=True, blank=True, db_index=True)
@@ -185,6 +210,18 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in game {self.game_id}"
+
+    @property
+    def left(self) -> bool:
+        """Resigned or dropped: the seat can do nothing more in this game."""
+        return self.resigned_at is not None or self.dropped_at is not None
+
+    @property
+    def left_at(self):
+        """When the player stopped counting as one who finished: resigned, dropped, or first
+        timed out (ranked after everyone who did not, the latest to leave first)."""
+        times = [t for t in (self.resigned_at, self.dropped_at, self.timed_out_at) if t]
+        return min(times) if times else None
 
 
 class Invitation(models.Model):

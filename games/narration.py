@@ -57,13 +57,17 @@ def move_detail(
 
 def describe(action: dict[str, Any], detail: dict[str, Any], name: str) -> str:
     """One sentence for one move of the log."""
-    if detail.get("stand_in"):
-        name = f"A stand-in for {name} (asked by {detail.get('requested_by', 'another player')})"
+    if detail.get("stand_in") and "requested_by" not in detail:
+        name = f"A stand-in for {name} (whose time ran out)"
+    elif detail.get("stand_in"):
+        name = f"A stand-in for {name} (asked by {detail['requested_by']})"
     elif detail.get("automatic") and not detail.get("bot"):
         name = f"A stand-in for {name}"
     kind = action.get("type")
     if kind == "resign":
         return f"{name} resigned."
+    if kind == "drop":
+        return f"{name} ran out of time and was dropped from the game."
     if kind == "end_game":
         return f"{name} ended the game: the turn's time limit had passed."
     if kind == "take_tokens":
@@ -98,3 +102,55 @@ def _card_name(card_id: str) -> str:
         return engine.card(card_id).name
     except engine.UnknownCard:
         return card_id
+
+
+# --- How a game ended, and its stored ranking, in words -------------------------------------------
+
+
+def points(n: int | None) -> str:
+    """ "1 point", "0 points", "12 points"."""
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
+def end_words(game: Any, seats: list[Any]) -> str:
+    """Why the game is over, from what the writer stored: "Bob resigned on turn 4." Reads the
+    game's `end_reason`, `ended_by` and `ended_on_turn`, never the engine."""
+    by_id = {seat.pk: seat for seat in seats}
+    who = by_id.get(game.ended_by_id)
+    name = who.user.public_name if who is not None else "a player"
+    on_turn = f" on turn {game.ended_on_turn}" if game.ended_on_turn else ""
+    reason = game.end_reason
+    if reason == "":
+        return "The game was played to its end."
+    if who is not None and who.resigned_at is not None:
+        leaving = f"{name} resigned{on_turn}"
+    elif who is not None and who.dropped_at is not None:
+        leaving = f"{name} ran out of time{on_turn} and was dropped"
+    elif reason in ("ended", "abandoned") and who is not None and who.timed_out_at is not None:
+        leaving = f"the game was ended after {name}'s turn ran out of time"
+    else:
+        leaving = "the game ended early"
+    leaving = leaving[:1].upper() + leaving[1:]
+    if reason == "abandoned":
+        if game.players == 1:
+            return f"{leaving}. Abandoned before 3 turns were played: it counts for nothing."
+        return (
+            f"{leaving}. Abandoned before everyone had played 3 turns: no wins, ratings or "
+            "records for anyone."
+        )
+    if reason in ("resigned", "timed_out"):
+        if game.players == 1:
+            return f"{leaving}."
+        return f"{leaving}, which ended the game: the boards were scored as they stood."
+    return f"{leaving}; the boards were scored as they stood."
+
+
+def seat_mark(seat: Any) -> str:
+    """What the ranking says beside a player who left: resigned, dropped or timed out."""
+    if seat.resigned_at is not None:
+        return "resigned"
+    if seat.dropped_at is not None:
+        return "dropped"
+    if seat.timed_out_at is not None:
+        return "timed out"
+    return ""

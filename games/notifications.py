@@ -16,12 +16,13 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
 from games import emails, presence
 from games.models import Game, Move, Seat, names_in_words
-from games.narration import describe
+from games.narration import describe, end_words
 from games.reminders import next_reminder
 
 # A turn email not claimed this long after the turn started was missed (broker or worker down).
@@ -53,6 +54,7 @@ def _to_move(prefix: str = "") -> Q:
             f"{prefix}game__players__gt": 1,
             f"{prefix}position": F(f"{prefix}game__current_seat"),
             f"{prefix}resigned_at__isnull": True,
+            f"{prefix}dropped_at__isnull": True,
         }
     )
 
@@ -81,7 +83,7 @@ def send_turn(game_id: int, turn: int) -> bool:
     by_position = {s.position: s for s in seats}
     seat = by_position[game.current_seat]
     user = seat.user
-    if user.is_bot or seat.resigned_at is not None:
+    if user.is_bot or seat.left:
         return False  # their turns are played for them
     now = timezone.now()
     # A claim is finished once the email is sent (or deliberately not sent). A claim left
@@ -211,7 +213,11 @@ def send_reminder(seat_id: int, due: datetime) -> bool:
     if not user.wants_email("reminder"):
         return False
     seats = list(game.seats.select_related("user"))
-    ctx = {**_game_context(game, seats, user), "deadline": deadline}
+    ctx = {
+        **_game_context(game, seats, user),
+        "deadline": deadline,
+        "deadline_passed": deadline is not None and deadline <= now,
+    }
     with _give_back_on_failure(Seat.objects.filter(pk=seat_id, remind_at=following), remind_at=due):
         emails.reminder(user, ctx)
     return True
@@ -302,10 +308,53 @@ def send_game_over(game_id: int) -> int:
             "seat": seat,
             "seats": seats,
             "place": _ordinal(seat.rank),
-            "sheet_url": settings.SITE_URL + game.get_absolute_url() + "#scores",
+            "sheet_url": settings.SITE_URL + reverse("records:sheet", args=[game.pk]),
+            "end_words": end_words(game, seats),
         }
         with _give_back_on_failure(Seat.objects.filter(pk=seat.pk), game_over_notified_at=None):
             emails.game_over(user, ctx)
+        sent += 1
+    return sent
+
+
+# --- A turn's time ran out -----------------------------------------------------------------------
+
+
+def send_timeout(game_id: int, turn: int) -> int:
+    """Tells every person at the table what the timeout sweep did on turn `turn` (a stand-in
+    played it, or the late player was dropped), once each; returns how many were sent."""
+    game = Game.objects.filter(pk=game_id).first()
+    late_move = Move.objects.filter(game_id=game_id, turn=turn).order_by("seq").first()
+    if game is None or late_move is None:
+        return 0
+    seats = list(game.seats.select_related("user"))
+    late = next((s for s in seats if s.position == late_move.seat), None)
+    if late is None:
+        return 0
+    sent = 0
+    for seat in seats:
+        user = seat.user
+        if user.is_bot:
+            continue
+        claimed = (
+            Seat.objects.filter(pk=seat.pk)
+            .exclude(timeout_notified_turn=turn)
+            .update(timeout_notified_turn=turn)
+        )
+        if not claimed or not user.wants_email("turn"):
+            continue
+        ctx = {
+            **_game_context(game, seats, user),
+            "late": late,
+            "late_name": "you" if late.pk == seat.pk else late.user.public_name,
+            "is_me": late.pk == seat.pk,
+            "dropped": late.dropped_at is not None,
+            "ended": game.status == Game.Status.FINISHED,
+            "turn_number": turn + 1,
+            "sheet_url": settings.SITE_URL + reverse("records:sheet", args=[game.pk]),
+        }
+        with _give_back_on_failure(Seat.objects.filter(pk=seat.pk), timeout_notified_turn=None):
+            emails.timeout(user, ctx)
         sent += 1
     return sent
 

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games import engine, presence, services
 from games.models import Game, Move, Seat
-from games.narration import COLOUR_WORDS, cell_words, describe
+from games.narration import COLOUR_WORDS, cell_words, describe, end_words, seat_mark
 from games.recap import Recap
 from games.svg import board_svg
 
@@ -62,10 +62,13 @@ def game_page(
     `log` replaces the newest moves read from the database (an answer that adds one entry);
     `recaps` say what the other players did since the viewer last looked."""
     state = game.engine_state()
+    # Over when the game's status says so (an early end leaves the engine's state unfinished).
+    finished = game.status == Game.Status.FINISHED
     me = viewer_seat.position if viewer_seat else None
     view = engine.view_for(state, me)
     act_url = reverse("games:act", args=[game.pk])
-    my_turn = me is not None and me == state.current_seat and not state.finished
+    i_left = viewer_seat is not None and viewer_seat.left
+    my_turn = me is not None and me == state.current_seat and not finished and not i_left
     sheets = engine.score_sheets(state)
     by_position = {s.position: s for s in seats}
     legal = engine.legal_actions(state) if my_turn else []
@@ -86,7 +89,7 @@ def game_page(
                 view=pview,
                 sheet=sheets[position],
                 is_me=position == me,
-                is_current=position == state.current_seat and not state.finished,
+                is_current=position == state.current_seat and not finished,
             )
         )
     mine = panels[me] if me is not None else None
@@ -140,9 +143,10 @@ def game_page(
         "my_turn": my_turn,
         "deadline": game.turn_deadline,
         "timed_out": services.timed_out(game) and not my_turn,
-        "i_resigned": viewer_seat is not None and viewer_seat.resigned_at is not None,
+        "i_resigned": i_left,
+        "i_left_words": _left_words(viewer_seat) if i_left else "",
         "resign_ends_game": viewer_seat is not None
-        and services.resigning_ends_game(seats, viewer_seat),
+        and services.leaving_ends_game(seats, viewer_seat),
         "current_name": by_position[state.current_seat].user.public_name,
         "current_away": by_position[state.current_seat].user.away_label,
         "selected_token": token,
@@ -158,8 +162,11 @@ def game_page(
             [p.sheet for p in columns], [p.view["animal_cubes"] for p in columns]
         ),
         "player_names": [p.name for p in columns],
-        "finished": state.finished,
-        "ranking": _ranking(state, sheets, by_position) if state.finished else [],
+        "finished": finished,
+        "ranking": final_ranking(seats, [p.view["animal_cubes"] for p in panels])
+        if finished
+        else [],
+        "end_words": end_words(game, seats) if finished else "",
         "suns": engine.suns(state, sheets[0].total) if game.solo else None,
         "log": _log(game, by_position) if log is None else log,
         "log_limit": LOG_LENGTH,
@@ -182,17 +189,30 @@ def score_rows(sheets: list, animal_cubes: list[int]) -> list[dict[str, Any]]:
     return rows
 
 
-def _ranking(state, sheets, by_position) -> list[dict[str, Any]]:
+def final_ranking(seats: list[Seat], animal_cubes: list[int] | None = None) -> list[dict[str, Any]]:
+    """The ranking the writer stored when the game ended (never the engine's): place, name,
+    score, whether the place is shared, and a mark for players who left."""
+    per_place: dict[int, int] = {}
+    for seat in seats:
+        per_place[seat.rank] = per_place.get(seat.rank, 0) + 1
     return [
         {
-            "place": p.place,
-            "name": by_position[p.seat].user.public_name,
-            "total": p.total,
-            "animal_cubes": p.animal_cubes,
-            "shared": p.shared,
+            "place": seat.rank,
+            "name": seat.user.public_name,
+            "total": seat.final_score,
+            "shared": per_place[seat.rank] > 1,
+            "mark": seat_mark(seat),
+            "is_bot": seat.user.is_bot,
+            "animal_cubes": animal_cubes[seat.position] if animal_cubes else None,
         }
-        for p in engine.ranking(state, sheets)
+        for seat in sorted(seats, key=lambda s: (s.rank or 0, s.position or 0))
     ]
+
+
+def _left_words(seat: Seat) -> str:
+    if seat.resigned_at is not None:
+        return "You resigned from this game: a stand-in plays your turns."
+    return "You were dropped from this game when your turn's time ran out."
 
 
 def _log(game: Game, by_position: dict[int, Seat], limit: int | None = LOG_LENGTH) -> list:

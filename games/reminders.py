@@ -55,7 +55,7 @@ def next_reminder(user: User, game: Game, now: datetime) -> datetime | None:
 def plan_turn(game: Game, mover: Seat) -> None:
     """A turn starts: plan the mover's first reminder; the others have nothing to be reminded of."""
     game.seats.exclude(pk=mover.pk).filter(remind_at__isnull=False).update(remind_at=None)
-    automatic = mover.user.is_bot or mover.resigned_at is not None
+    automatic = mover.user.is_bot or mover.left
     at = None if automatic else next_reminder(mover.user, game, game.turn_started_at)
     Seat.objects.filter(pk=mover.pk).update(remind_at=at)
     mover.remind_at = at
@@ -68,6 +68,7 @@ def replan_for(user: User, now: datetime) -> None:
     waiting = Seat.objects.filter(
         user=user,
         resigned_at__isnull=True,
+        dropped_at__isnull=True,
         game__status=Game.Status.ACTIVE,
         position=F("game__current_seat"),
     ).select_related("game")

@@ -56,6 +56,19 @@ def send_digest(user_id: int, day: str) -> bool:
     return notifications.send_digest(user_id, date.fromisoformat(day))
 
 
+@shared_task(name="games.notify_timeout", ignore_result=True, **MAIL_RETRY)
+def notify_timeout(game_id: int, turn: int) -> int:
+    """What the timeout sweep did on `turn`, to every player; each player's email is claimed."""
+    return notifications.send_timeout(game_id, turn)
+
+
+@shared_task(name="games.act_on_timeout", ignore_result=True)
+def act_on_timeout(game_id: int, turn: int) -> bool:
+    """A turn past its limit: stand-in or drop, as the creator chose; a second run finds the
+    turn already moved on."""
+    return services.act_on_timeout(game_id, turn)
+
+
 @shared_task(name="games.notify_game_over", ignore_result=True, **MAIL_RETRY)
 def notify_game_over(game_id: int) -> int:
     return notifications.send_game_over(game_id)
@@ -136,4 +149,13 @@ def sweep_automatic_turns() -> int:
     due = services.overdue_automatic_turns(timezone.now())
     for game_id, turn in due:
         play_automatic_turn.delay(game_id, turn)
+    return len(due)
+
+
+@shared_task(name="games.sweep_timeouts", ignore_result=True)
+def sweep_timeouts() -> int:
+    """Turns whose time limit has passed are acted on without anyone opening the game."""
+    due = services.due_timeouts(timezone.now())
+    for game_id, turn in due:
+        act_on_timeout.delay(game_id, turn)
     return len(due)

@@ -123,6 +123,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 invitees=data["invite"].users,
                 emails=data["invite"].emails,
                 turn_limit_days=data["turn_limit_days"],
+                on_timeout=data["on_timeout"],
                 bots=bots_for(data["bot_levels"]),
                 name=data["name"],
             )

@@ -27,6 +27,9 @@ SWEEPS = (
     ("games.sweep_finished_games", 5 * 60, 4 * 60),
     # Bot and stand-in turns whose task was lost: the game would otherwise wait forever.
     ("games.sweep_automatic_turns", 60, 50),
+    # Turns past their time limit: a stand-in plays them or the late player is dropped (the
+    # creator's choice), and everyone is told; each turn is acted on once.
+    ("games.sweep_timeouts", 60, 50),
 )
 
 app.conf.beat_schedule = {

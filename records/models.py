@@ -48,6 +48,12 @@ class SeatResult(models.Model):
     place = models.PositiveSmallIntegerField()
     shared = models.BooleanField(default=False, help_text="Tied with another seat on this place.")
     resigned = models.BooleanField(default=False)
+    # "resigned", "dropped", "timed out" or "": why the place is after those who finished.
+    mark = models.CharField(max_length=10, blank=True, default="")
+    # Whether the game counts for wins, ratings, leaderboards, solo records and suns
+    # (`records.services.counts_for_ratings`); abandoned games are listed but count for nothing.
+    counts = models.BooleanField(default=True)
+    abandoned = models.BooleanField(default=False)
 
     trees = models.PositiveSmallIntegerField()
     mountains = models.PositiveSmallIntegerField()
@@ -84,7 +90,7 @@ class SeatResult(models.Model):
 
     @property
     def won(self) -> bool:
-        return self.place == 1
+        return self.place == 1 and self.counts and not self.mark
 
     @property
     def description(self) -> str:

@@ -12,20 +12,21 @@ from datetime import timedelta
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.db.models import Avg, Count, Max, Q
+from django.db.models import Avg, Count, Max, Q, Sum
 from django.db.models.functions import Round
 from django.utils import timezone
 
 from accounts.models import User
 from games import engine
 from games.models import Game, Move, Seat
-from games.narration import describe
+from games.narration import describe, end_words
 from games.presenters import CATEGORIES, score_rows
 from games.replaying import replay_log
+from games.services import MIN_OWN_TURNS, SITE_EVENTS
 from games.svg import board_svg
 from records.forms import BOARDS
 from records.models import PROVISIONAL_GAMES, Pool, Rating, SeatResult
-from records.services import pool_of, results_for
+from records.services import counts_for_ratings, pool_of, results_for
 
 TOP = 50
 SOLO_TOP = 10
@@ -58,6 +59,7 @@ def leaderboard(filters: dict[str, Any], viewer: User) -> dict[str, Any]:
         "provisional_games": PROVISIONAL_GAMES,
         "average_min_games": AVERAGE_MIN_GAMES,
         "top": TOP,
+        "min_turns": MIN_OWN_TURNS,
     }
     if board == "solo":
         context["solo_tables"] = _solo_tables(filters, since, friends)
@@ -117,7 +119,9 @@ ORDERING = {
 
 
 def _score_rows(board, filters, since, friends, viewer) -> tuple[list[dict[str, Any]], dict | None]:
-    results = _filtered(SeatResult.objects.filter(pool=filters["pool"]), filters, since, friends)
+    results = _filtered(
+        SeatResult.objects.filter(pool=filters["pool"], counts=True), filters, since, friends
+    )
     if filters["players"]:
         results = results.filter(players=int(filters["players"]))
     per_player = results.values(
@@ -191,7 +195,9 @@ def _solo_tables(filters, since, friends) -> list[dict[str, Any]]:
     for side in [filters["side"]] if filters["side"] else ["A", "B"]:
         for spirits in [filters["spirits"] == "on"] if filters["spirits"] else [False, True]:
             results = _filtered(
-                SeatResult.objects.filter(pool=Pool.SOLO, is_bot=False, side=side, spirits=spirits),
+                SeatResult.objects.filter(
+                    pool=Pool.SOLO, is_bot=False, side=side, spirits=spirits, counts=True
+                ),
                 {**filters, "side": "", "spirits": ""},
                 since,
                 friends,
@@ -232,7 +238,9 @@ def history(user: User, page_number: object) -> Any:
 
 def player_stats(user: User) -> dict[str, Any]:
     """Games, wins, averages by category, ratings and favourite animals, from the results."""
-    multi, solo = ~Q(pool=Pool.SOLO), Q(pool=Pool.SOLO)
+    # Games that count only (not abandoned, every person played 3 turns): no wins, records
+    # or suns from the others.
+    multi, solo = ~Q(pool=Pool.SOLO) & Q(counts=True), Q(pool=Pool.SOLO) & Q(counts=True)
     averages = {}
     for key, _ in [*CATEGORIES, ("total", "Total")]:
         # The spirit column averages only the games played with Nature's Spirits.
@@ -273,6 +281,29 @@ def player_stats(user: User) -> dict[str, Any]:
         "category_rows": category_rows,
         "favourite_animals": cards.most_common(FAVOURITE_ANIMALS),
         "ratings": ratings,
+        "reliability": reliability(user),
+    }
+
+
+def reliability(user: User) -> dict[str, Any]:
+    """How dependable a player is: the share of their turns (in games with a time limit or not)
+    played within the limit, and the games they left (resigned or dropped)."""
+    played = (
+        Move.objects.filter(user=user)
+        .exclude(action__type__in=sorted(SITE_EVENTS))
+        .order_by()  # no default ordering columns in the DISTINCT
+        .values_list("game_id", "turn")
+        .distinct()
+        .count()
+    )
+    seats = Seat.objects.filter(user=user)
+    missed = seats.aggregate(missed=Sum("turns_missed"))["missed"] or 0
+    turns = played + missed
+    return {
+        "turns": turns,
+        "missed": missed,
+        "share": round(100 * played / turns) if turns else None,
+        "left": seats.filter(Q(resigned_at__isnull=False) | Q(dropped_at__isnull=False)).count(),
     }
 
 
@@ -323,6 +354,8 @@ def score_sheet(game: Game, seats: list[Seat]) -> dict[str, Any]:
         "score_rows": rows,
         "provisional": provisional,
         "suns": columns[0].suns if game.solo else None,
+        "end_words": end_words(game, seats),
+        "counts": counts_for_ratings(game, seats),
     }
 
 
@@ -383,11 +416,19 @@ def _said(move: Move | None, names: dict[int, str]) -> str:
 def _turn_starts(moves: list[Move], names: dict[int, str], upto: int) -> list[dict[str, Any]]:
     """Where each turn starts in the log (the number of moves before its first one); the turn
     being shown is `current`, unless the replay is at the very end."""
-    starts, seen = [], set()
+    starts, by_turn = [], {}
     for index, move in enumerate(moves):
-        if move.turn not in seen:
-            seen.add(move.turn)
-            starts.append({"turn": move.turn, "move": index, "name": names.get(move.seat, "")})
+        if move.turn not in by_turn:
+            by_turn[move.turn] = {"turn": move.turn, "move": index, "name": ""}
+            starts.append(by_turn[move.turn])
+        # Named by the seat that moved: a resignation logged during another's turn is not it.
+        start = by_turn[move.turn]
+        if not start["name"] and move.action.get("type") not in SITE_EVENTS:
+            start["name"] = names.get(move.seat, "")
+    for start in starts:
+        if not start["name"]:  # a turn with nothing but a site event
+            first = moves[start["move"]]
+            start["name"] = names.get(first.seat, "")
     shown = [s for s in starts if s["move"] <= upto]
     if shown and upto < len(moves):
         shown[-1]["current"] = True

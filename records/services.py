@@ -13,10 +13,11 @@ from collections import Counter
 from collections.abc import Iterable
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 
-from games import engine
+from games import engine, services
 from games.models import Game, Seat
+from games.narration import seat_mark
 from records import ratings
 from records.models import GameRecord, Pool, Rating, SeatResult
 
@@ -48,6 +49,21 @@ def pool_of(game: Game, seats: Iterable[Seat]) -> str:
     return Pool.BOTS if any(seat.user.is_bot for seat in seats) else Pool.PLAYERS
 
 
+def counts_for_ratings(game: Game, seats: list[Seat]) -> bool:
+    """Whether a finished game moves ratings, wins and leaderboards (and, solo, the high scores
+    and suns): not abandoned, not a resigned solo game, and every person at the table played at
+    least `services.MIN_OWN_TURNS` turns of their own. Any further condition on rated play
+    belongs here, the one place both the recorder and the rebuild ask."""
+    if game.end_reason == Game.EndReason.ABANDONED:
+        return False
+    if game.solo and any(seat.left for seat in seats):
+        return False
+    # Rated play needs a confirmed email address (issue 12: no farming with throwaway accounts).
+    if not all(seat.user.can_play_rated for seat in seats if not seat.user.is_bot):
+        return False
+    return services.played_enough(seats)
+
+
 def results_for(game: Game, seats: list[Seat], pool: str) -> list[SeatResult]:
     """Each seat's final sheet, scored by the engine; places are the ranks finalize stored
     (they put a resigned player last), equal places being shared."""
@@ -57,6 +73,7 @@ def results_for(game: Game, seats: list[Seat], pool: str) -> list[SeatResult]:
     if None in places.values():  # not expected after finalize; the engine's ranking is the rule
         places = {p.seat: p.place for p in engine.ranking(state, sheets)}
     per_place = Counter(places.values())
+    counts = counts_for_ratings(game, seats)
     finished_at = game.finished_at or game.updated_at  # always set by the game's one writer
     results = []
     for seat in sorted(seats, key=lambda s: s.position):
@@ -70,6 +87,9 @@ def results_for(game: Game, seats: list[Seat], pool: str) -> list[SeatResult]:
                 place=place,
                 shared=per_place[place] > 1,
                 resigned=seat.resigned_at is not None,
+                mark=seat_mark(seat),
+                counts=counts,
+                abandoned=game.end_reason == Game.EndReason.ABANDONED,
                 trees=sheet.trees,
                 mountains=sheet.mountains,
                 fields=sheet.fields,
@@ -79,7 +99,7 @@ def results_for(game: Game, seats: list[Seat], pool: str) -> list[SeatResult]:
                 spirit=sheet.spirit,
                 total=sheet.total,
                 animal_cubes=engine.animal_cubes(player),
-                suns=engine.suns(state, sheet.total) if game.solo else None,
+                suns=engine.suns(state, sheet.total) if game.solo and counts else None,
                 cards=[card_id for card_id, _ in player.cards] + list(player.completed),
                 pool=pool,
                 side=game.side,
@@ -140,9 +160,22 @@ def record_game(game_id: int) -> bool:
             return False
         results = results_for(game, seats, pool)
         SeatResult.objects.bulk_create(results)
-        if pool != Pool.SOLO:
-            _rate_one(results)
+        if pool != Pool.SOLO and results[0].counts:
+            if _rated_after(game, pool):
+                # Finalized late: ratings are applied in finishing order (then id), as the
+                # rebuild applies them, so the tables are recomputed rather than patched.
+                rebuild()
+            else:
+                _rate_one(results)
     return True
+
+
+def _rated_after(game: Game, pool: str) -> bool:
+    """Whether a game of the same pool that finished after this one (by time, then id) has
+    already moved the ratings."""
+    when = game.finished_at
+    later = Q(finished_at__gt=when) | Q(finished_at=when, game_id__gt=game.pk)
+    return SeatResult.objects.filter(later, pool=pool, counts=True).exists()
 
 
 def _rate_one(results: list[SeatResult]) -> None:
@@ -185,7 +218,7 @@ def rebuild() -> dict[str, int]:
             seats = list(game.seats.all())
             pool = pool_of(game, seats)
             rows = results_for(game, seats, pool)
-            if pool != Pool.SOLO:
+            if pool != Pool.SOLO and rows[0].counts:
                 apply_ratings(table, rows)
             records.append(GameRecord(game=game, pool=pool))
             results.extend(rows)

@@ -9,7 +9,10 @@ The package is split by concern; everything public is imported here, so callers 
 """
 
 from games.services.absent import (
+    act_on_timeout,
+    due_timeouts,
     end_stalled_game,
+    leaving_ends_game,
     overdue_automatic_turns,
     play_automatic_turn,
     resign,
@@ -19,11 +22,15 @@ from games.services.absent import (
 )
 from games.services.away import move_turn_clocks
 from games.services.core import (
+    MIN_OWN_TURNS,
     SITE_EVENTS,
     STAND_IN_POLICY,
     VERSION_CACHE_SECONDS,
     cached_version,
     is_automatic,
+    own_turns,
+    placing,
+    played_enough,
     remember_version,
     version_cache_key,
 )
@@ -58,6 +65,7 @@ __all__ = [
     "MAX_BOT_GAMES",
     "MAX_OPEN_TABLES",
     "MAX_PENDING_INVITATIONS",
+    "MIN_OWN_TURNS",
     "SITE_EVENTS",
     "STAND_IN_POLICY",
     "VERSION_CACHE_SECONDS",
@@ -68,10 +76,12 @@ __all__ = [
     "PlayResult",
     "RuleViolation",
     "StaleVersion",
+    "act_on_timeout",
     "cached_version",
     "cancel_game",
     "create_game",
     "decline_invitation",
+    "due_timeouts",
     "end_stalled_game",
     "finalize",
     "games_for",
@@ -81,11 +91,15 @@ __all__ = [
     "is_automatic",
     "join_game",
     "leave_game",
+    "leaving_ends_game",
     "move_turn_clocks",
     "overdue_automatic_turns",
+    "own_turns",
     "pending_invitations",
+    "placing",
     "play",
     "play_automatic_turn",
+    "played_enough",
     "remember_version",
     "resign",
     "resigning_ends_game",

@@ -17,20 +17,20 @@ from games.services.core import (
     STAND_IN_POLICY,
     _bump,
     _check_version,
+    _finish,
     _locked,
     _next_seq,
     _save_state,
-    _seat_of,
     _seating,
     is_automatic,
 )
-from games.services.errors import Conflict
+from games.services.errors import Conflict, GameError
 
 logger = logging.getLogger(__name__)
 
 
 def play_automatic_turn(game_id: int, turn: int) -> bool:
-    """Plays turn `turn` for a bot or a resigned player; False when it is not (or no longer) due."""
+    """Plays turn `turn` for a bot or a player who left; False when it is not (or no longer) due."""
     with transaction.atomic():
         game = _locked(game_id)
         if game.status != Game.Status.ACTIVE:
@@ -41,21 +41,23 @@ def play_automatic_turn(game_id: int, turn: int) -> bool:
         seat = game.seats.select_related("user").get(position=state.current_seat)
         if not is_automatic(seat):
             return False
-        level = seat.user.bot_level if seat.resigned_at is None else STAND_IN_POLICY
+        level = seat.user.bot_level if not seat.left else STAND_IN_POLICY
         detail = {"automatic": True, "bot": seat.user.is_bot}
         _play_turn_for(game, state, policy=level, detail=detail)
     return True
 
 
 def overdue_automatic_turns(now, *, grace: timedelta = timedelta(minutes=1)) -> list:
-    """(game id, turn) of active games waiting on a bot or a resigned player for too long."""
+    """(game id, turn) of active games waiting on a bot or a player who left for too long."""
     waiting = (
         Seat.objects.filter(
             game__status=Game.Status.ACTIVE,
             game__current_seat=F("position"),
             game__turn_started_at__lte=now - grace,
         )
-        .filter(Q(user__bot_level__gt="") | Q(resigned_at__isnull=False))
+        .filter(
+            Q(user__bot_level__gt="") | Q(resigned_at__isnull=False) | Q(dropped_at__isnull=False)
+        )
         .select_related("game")[:200]
     )
     return [(seat.game_id, seat.game.engine_state().turn) for seat in waiting]
@@ -63,47 +65,99 @@ def overdue_automatic_turns(now, *, grace: timedelta = timedelta(minutes=1)) -> 
 
 def skip_turn(*, game_id: int, user: User, expected_version: object) -> Game:
     """Another player moves a timed-out game on: a stand-in plays the absent player's turn."""
+    from games import tasks
+
     with transaction.atomic():
         game = _locked(game_id)
-        _check_can_act_on_timeout(game, user, expected_version)
-        state = game.engine_state()
-        detail = {"stand_in": True, "requested_by": user.public_name}
-        _play_turn_for(game, state, policy=STAND_IN_POLICY, detail=detail)
+        seats, _seat = _check_can_act_on_timeout(game, user, expected_version)
+        late = next(s for s in seats if s.position == game.current_seat)
+        turn = game.engine_state().turn
+        _stand_in_for_late(game, late, requested_by=user.public_name)
+        enqueue(tasks.notify_timeout, game.pk, turn)  # everyone hears it, as from the sweep
     return game
 
 
 def end_stalled_game(*, game_id: int, user: User, expected_version: object) -> Game:
-    """Another player ends a timed-out game: it is scored as the boards stand."""
+    """Another player ends a timed-out game: it is scored as the boards stand, and the player
+    whose time ran out is ranked with those who left."""
     with transaction.atomic():
         game = _locked(game_id)
-        seat = _check_can_act_on_timeout(game, user, expected_version)
+        seats, seat = _check_can_act_on_timeout(game, user, expected_version)
+        late = next(s for s in seats if s.position == game.current_seat)
+        _mark_timed_out(late, missed=True)
         _log_site_event(game, seat, "end_game")
-        _finish_early(game, reason="ended")
+        _finish_early(game, reason=Game.EndReason.ENDED, ended_by=late)
     return game
 
 
-def resigning_ends_game(seats: list[Seat], leaving: Seat) -> bool:
-    """Whether the game ends when `leaving` resigns: it goes on only while at least two players
-    remain, one of them a person (not a bot, not someone who resigned) to play against."""
-    others = [s for s in seats if s.pk != leaving.pk and s.resigned_at is None]
+def act_on_timeout(game_id: int, turn: int) -> bool:
+    """The timeout sweep: the turn `turn` passed its limit, so do what the creator chose (a
+    stand-in plays it, or the late player is dropped). False when it is no longer due."""
+    from games import tasks
+
+    with transaction.atomic():
+        game = _locked(game_id)
+        if not timed_out(game):
+            return False
+        state = game.engine_state()
+        if state.turn != turn:
+            return False
+        seats = list(game.seats.select_related("user"))
+        late = next(s for s in seats if s.position == state.current_seat)
+        if is_automatic(late):
+            return False  # a bot or a stand-in owes this turn; the automatic sweep plays it
+        if game.on_timeout == Game.OnTimeout.DROP:
+            now = timezone.now()
+            late.dropped_at = now
+            _mark_timed_out(late, missed=True)
+            _log_site_event(game, late, "drop")
+            if leaving_ends_game(seats, late):
+                _finish_early(game, reason=Game.EndReason.TIMED_OUT, ended_by=late)
+            else:
+                _play_turn_for(game, state, policy=STAND_IN_POLICY, detail={"automatic": True})
+        else:
+            _stand_in_for_late(game, late, requested_by="")
+        enqueue(tasks.notify_timeout, game.pk, turn)
+    return True
+
+
+def due_timeouts(now, *, limit: int = 200) -> list[tuple[int, int]]:
+    """(game id, turn) of active games whose turn deadline has passed (a deadline moved into
+    the future, by a vacation for instance, is simply not due)."""
+    games = Game.objects.filter(status=Game.Status.ACTIVE, turn_deadline__lte=now).order_by(
+        "turn_deadline"
+    )[:limit]
+    return [(game.pk, game.engine_state().turn) for game in games]
+
+
+def leaving_ends_game(seats: list[Seat], leaving: Seat) -> bool:
+    """Whether the game ends when `leaving` leaves: it goes on only while at least two players
+    remain, one of them a person (not a bot, not someone who left) to play against."""
+    others = [s for s in seats if s.pk != leaving.pk and not s.left]
     return len(others) <= 1 or all(s.user.is_bot for s in others)
+
+
+# The name the game page and older callers know it by.
+resigning_ends_game = leaving_ends_game
 
 
 def resign(*, game_id: int, user: User) -> Game:
     """A player gives up. The game ends when one opponent, or only bots, would be left;
-    otherwise the stand-in plays the resigned seat's turns. The resigner is ranked last."""
+    otherwise the stand-in plays the resigned seat's turns. The resigner ranks after everyone
+    who did not leave."""
     with transaction.atomic():
         game = _locked(game_id)
         seats, seat = _seating(game, user)
+        if game.status == Game.Status.FINISHED:
+            raise Conflict("This game is over: there is nothing left to resign from.")
         if game.status != Game.Status.ACTIVE:
             raise Conflict("Only a game in progress can be resigned.")
-        if seat.resigned_at is not None:
-            raise Conflict("You have already resigned from this game.")
+        _refuse_if_left(seat)
         seat.resigned_at = timezone.now()
         seat.save(update_fields=["resigned_at"])
         _log_site_event(game, seat, "resign")
-        if resigning_ends_game(seats, seat):
-            _finish_early(game, reason="resigned")
+        if leaving_ends_game(seats, seat):
+            _finish_early(game, reason=Game.EndReason.RESIGNED, ended_by=seat)
         else:
             state = game.engine_state()
             if state.current_seat == seat.position:
@@ -122,16 +176,46 @@ def timed_out(game: Game) -> bool:
     )
 
 
-def _check_can_act_on_timeout(game: Game, user: User, expected_version: object) -> Seat:
-    seat = _seat_of(game, user)
+def _refuse_if_left(seat: Seat) -> None:
+    """A player who resigned or was dropped can do nothing more in the game."""
+    if seat.resigned_at is not None:
+        raise Conflict("You resigned from this game: a stand-in plays your turns.")
+    if seat.dropped_at is not None:
+        raise Conflict("You were dropped from this game when your turn's time ran out.")
+
+
+def _check_can_act_on_timeout(
+    game: Game, user: User, expected_version: object
+) -> tuple[list[Seat], Seat]:
+    seats, seat = _seating(game, user)
+    if game.status == Game.Status.FINISHED:
+        raise Conflict("This game is over.")
     if game.status != Game.Status.ACTIVE:
         raise Conflict("This game is not in progress.")
+    _refuse_if_left(seat)
     _check_version(game, expected_version)
     if seat.position == game.current_seat:
         raise Conflict("It is your own turn: play it rather than skip it.")
     if not timed_out(game):
         raise Conflict("The player to move still has time for this turn.")
-    return seat
+    return seats, seat
+
+
+def _mark_timed_out(seat: Seat, *, missed: bool) -> None:
+    """The seat's time ran out: it ranks after those who never ran out, from the first time."""
+    seat.timed_out_at = seat.timed_out_at or timezone.now()
+    seat.turns_missed += 1 if missed else 0
+    seat.save(update_fields=["timed_out_at", "turns_missed", "dropped_at"])
+
+
+def _stand_in_for_late(game: Game, late: Seat, *, requested_by: str) -> None:
+    if is_automatic(late):
+        raise GameError("A stand-in already plays this turn.")
+    _mark_timed_out(late, missed=True)
+    detail = {"stand_in": True, "timed_out": True}
+    if requested_by:
+        detail["requested_by"] = requested_by
+    _play_turn_for(game, game.engine_state(), policy=STAND_IN_POLICY, detail=detail)
 
 
 def _play_turn_for(game: Game, state: engine.GameState, *, policy: str, detail: dict) -> None:
@@ -170,14 +254,8 @@ def _log_site_event(game: Game, seat: Seat, kind: str) -> None:
     )
 
 
-def _finish_early(game: Game, *, reason: str) -> None:
-    from games import tasks
-
-    game.status = Game.Status.FINISHED
-    game.end_reason = reason
-    game.finished_at = timezone.now()
-    game.current_seat = None
-    game.turn_deadline = None
+def _finish_early(game: Game, *, reason: str, ended_by: Seat) -> None:
+    """The game ends before the rules end it: scored as the boards stand, results stored now."""
+    _finish(game, game.engine_state(), reason=reason, ended_by=ended_by)
     _bump(game)
     game.save()
-    enqueue(tasks.finalize_game, game.pk)

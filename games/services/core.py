@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import engine, reminders
-from games.models import Game, Seat
+from games.models import Game, Move, Seat
 from games.queue import enqueue
 from games.services import boards
 from games.services.errors import NotAllowed, NotFound, RuleViolation, StaleVersion
@@ -79,12 +79,79 @@ def _save_state(game: Game, before: engine.GameState, after: engine.GameState) -
         if after.current_seat != before.current_seat:  # one "your turn" email per turn
             enqueue(tasks.notify_turn, game.pk, after.turn)
     if after.finished:
-        game.status = Game.Status.FINISHED
-        game.finished_at = timezone.now()
-        game.current_seat = None
-        game.turn_deadline = None
-        enqueue(tasks.finalize_game, game.pk)
+        _finish(game, after, reason=Game.EndReason.NATURAL)
     game.save()
+
+
+# A game counts (wins, ratings, records, suns) only if every person at the table played at least
+# this many turns of their own; a game ended early before that is abandoned (README, rules).
+MIN_OWN_TURNS = 3
+
+
+def played_enough(seats: list[Seat]) -> bool:
+    """Whether every person (bots aside) played MIN_OWN_TURNS turns of their own: the one rule
+    behind abandoned games and behind which games move ratings, wins and leaderboards."""
+    return all(
+        seat.own_turns is not None and seat.own_turns >= MIN_OWN_TURNS
+        for seat in seats
+        if not seat.user.is_bot
+    )
+
+
+def own_turns(game: Game) -> dict[int, int]:
+    """Turns in which each seat's player made a move themselves (not a bot, not a stand-in)."""
+    rows = (
+        Move.objects.filter(game=game, user__isnull=False)
+        .exclude(action__type__in=sorted(SITE_EVENTS))
+        .order_by()  # no default ordering columns in the DISTINCT
+        .values_list("seat", "turn")
+        .distinct()
+    )
+    counts: dict[int, int] = {}
+    for position, _turn in rows:
+        counts[position] = counts.get(position, 0) + 1
+    return counts
+
+
+def placing(state: engine.GameState, seats: list[Seat]) -> dict[int, int]:
+    """Each position's final place. Players who finished the game rank by score, then animal
+    cubes (the rules' tie-break, equal is shared); after them those who timed out, were dropped
+    or resigned, the latest to leave first, whatever their stand-in scored."""
+    left_at = {seat.position: seat.left_at for seat in seats}
+    key = {}
+    for p in engine.ranking(state):
+        left = left_at.get(p.seat)
+        stayed = (1, 0.0) if left is None else (0, left.timestamp())
+        key[p.seat] = (*stayed, p.total, p.animal_cubes)
+    return {seat: 1 + sum(1 for k in key.values() if k > mine) for seat, mine in key.items()}
+
+
+def _finish(
+    game: Game, state: engine.GameState, *, reason: str, ended_by: Seat | None = None
+) -> None:
+    """The game is over: status, reason and every seat's score, own turns and place, stored in
+    the transaction that ends it, so every page reads one result; the caller saves the game."""
+    from games import tasks
+
+    seats = list(game.seats.select_related("user"))
+    sheets = engine.score_sheets(state)
+    turns = own_turns(game)
+    places = placing(state, seats)
+    for seat in seats:
+        seat.final_score = sheets[seat.position].total
+        seat.own_turns = turns.get(seat.position, 0)
+        seat.rank = places[seat.position]
+    Seat.objects.bulk_update(seats, ["final_score", "own_turns", "rank"])
+    if reason != Game.EndReason.NATURAL and not played_enough(seats):
+        reason = Game.EndReason.ABANDONED
+    game.status = Game.Status.FINISHED
+    game.end_reason = reason
+    game.ended_by = ended_by
+    game.ended_on_turn = state.turn + 1 if ended_by is not None else None
+    game.finished_at = timezone.now()
+    game.current_seat = None
+    game.turn_deadline = None
+    enqueue(tasks.finalize_game, game.pk)
 
 
 def _start_turn_clock(game: Game, state: engine.GameState) -> None:
@@ -141,12 +208,13 @@ def _sentence(reason: str) -> str:
     return reason[:1].upper() + reason[1:] + ("" if reason.endswith((".", "!", "?")) else ".")
 
 
-SITE_EVENTS = frozenset({"resign", "end_game"})  # logged beside engine actions, never replayed
+# Logged beside engine actions, never replayed.
+SITE_EVENTS = frozenset({"resign", "end_game", "drop"})
 
 
 STAND_IN_POLICY = "easy"
 
 
 def is_automatic(seat: Seat) -> bool:
-    """Bots and players who resigned have their turns played for them."""
-    return seat.user.is_bot or seat.resigned_at is not None
+    """Bots and players who resigned or were dropped have their turns played for them."""
+    return seat.user.is_bot or seat.left

@@ -115,6 +115,7 @@ def create_game(
     turn_limit_days: int | None = None,
     bots: Iterable[User] = (),
     name: str = "",
+    on_timeout: str = Game.OnTimeout.STAND_IN,
 ) -> Game:
     """A new table with the creator (and any bots) seated; it starts once every seat is taken."""
     engine.GameConfig(players=players, side=side, spirits=spirits)  # validates
@@ -124,6 +125,8 @@ def create_game(
     bots = list(bots)
     if any(not b.is_bot for b in bots):
         raise GameError("Only computer opponents can be seated without joining.")
+    if on_timeout not in Game.OnTimeout.values:
+        raise GameError("Choose what happens when a turn's time limit passes.")
     if len(people) + len(bots) > players - 1:
         raise GameError(f"A {players}-player game has room for {players - 1} other players.")
     starts_now = 1 + len(bots) == players
@@ -142,6 +145,7 @@ def create_game(
             public=public,
             turn_limit_days=turn_limit_days,
             name=" ".join(name.split())[:80],
+            on_timeout=on_timeout,
         )
         Seat.objects.create(game=game, user=creator)
         Seat.objects.bulk_create(Seat(game=game, user=bot) for bot in bots)

@@ -19,6 +19,8 @@ from games.services.core import (
     _save_state,
     _seating,
     _sentence,
+    own_turns,
+    placing,
 )
 from games.services.errors import Conflict, PlayResult, RuleViolation
 
@@ -40,6 +42,10 @@ def play(*, game_id: int, user: User, action: object, expected_version: object) 
             raise Conflict("This game has not started yet.")
         _check_version(game, expected_version)
         before = game.engine_state()
+        if seat.resigned_at is not None:
+            raise Conflict("You resigned from this game: a stand-in plays your turns.")
+        if seat.dropped_at is not None:
+            raise Conflict("You were dropped from this game when your turn's time ran out.")
         if seat.position != before.current_seat:
             raise Conflict("It is not your turn.")
         try:
@@ -60,7 +66,9 @@ def play(*, game_id: int, user: User, action: object, expected_version: object) 
 
 
 def finalize(game_id: int) -> bool:
-    """Store final scores and ranks once; False when there was nothing (left) to do."""
+    """Claims a finished game's slow follow-ups (records, ratings, emails) once; False when
+    there was nothing (left) to do. The result itself was stored when the game ended; only a
+    game that ended before results were stored that way gets its ranks here."""
     with transaction.atomic():
         # The conditional UPDATE is the claim: a second run, or a racing one, updates 0 rows.
         claimed = Game.objects.filter(
@@ -69,25 +77,20 @@ def finalize(game_id: int) -> bool:
         if not claimed:
             return False
         game = Game.objects.get(pk=game_id)
-        state = game.engine_state()
-        sheets = engine.score_sheets(state)
         seats = list(game.seats.all())
-        placing = _placing(state, sheets, {s.position for s in seats if s.resigned_at})
-        for seat in seats:
-            seat.final_score = sheets[seat.position].total
-            seat.rank = placing[seat.position]
-        Seat.objects.bulk_update(seats, ["final_score", "rank"])
-        _bump(game)
-        game.save(update_fields=["version", "updated_at"])
+        if any(seat.rank is None for seat in seats):
+            state = game.engine_state()
+            sheets = engine.score_sheets(state)
+            places = placing(state, seats)
+            turns = own_turns(game)
+            for seat in seats:
+                seat.final_score = sheets[seat.position].total
+                seat.rank = places[seat.position]
+                seat.own_turns = turns.get(seat.position, 0)
+            Seat.objects.bulk_update(seats, ["final_score", "rank", "own_turns"])
+            _bump(game)
+            game.save(update_fields=["version", "updated_at"])
     return True
-
-
-def _placing(state, sheets, resigned: set[int]) -> dict[int, int]:
-    """Places by the rules (total, then animal cubes, then shared), except that players who
-    resigned come after everyone who did not."""
-    order = engine.ranking(state, sheets)
-    key = {p.seat: (p.seat not in resigned, p.total, p.animal_cubes) for p in order}
-    return {seat: 1 + sum(1 for k in key.values() if k > mine) for seat, mine in key.items()}
 
 
 def games_for(user: User):

@@ -35,6 +35,17 @@ def first_legal(game: Game) -> dict:
     return actions[0].to_json()
 
 
+def _automatic_turn(game: Game) -> bool:
+    """Plays the turn of a bot or of a player who left (as the worker would): True if it did.
+    A player who resigned or was dropped may not play it themselves."""
+    mover = game.seats.select_related("user").get(position=game.current_seat)
+    if not services.is_automatic(mover):
+        return False
+    services.play_automatic_turn(game.pk, game.engine_state().turn)
+    game.refresh_from_db()
+    return True
+
+
 def play_to_the_end(game: Game, seed: int = 0, limit: int = 5000) -> Game:
     """Plays random legal actions through services.play until the game is over."""
     rng = random.Random(seed)
@@ -42,6 +53,8 @@ def play_to_the_end(game: Game, seed: int = 0, limit: int = 5000) -> Game:
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             return game
+        if _automatic_turn(game):
+            continue
         state = game.engine_state()
         actions = [a for a in engine.legal_actions(state) if not isinstance(a, engine.ResetTurn)]
         action = rng.choice(actions)
@@ -56,6 +69,8 @@ def play_to_the_end(game: Game, seed: int = 0, limit: int = 5000) -> Game:
 
 def play_one_action(game: Game, rng: random.Random) -> None:
     """One random legal action of the current turn, ending the turn once nothing is in hand."""
+    if _automatic_turn(game):
+        return
     state = game.engine_state()
     actions = [a for a in engine.legal_actions(state) if not isinstance(a, engine.ResetTurn)]
     ends = [a for a in actions if isinstance(a, engine.EndTurn)]

@@ -46,7 +46,7 @@ def test_resigning_a_two_player_game_ends_it_and_ranks_the_resigner_last(
     player, other_player, django_capture_on_commit_callbacks
 ):
     game = start_game(player, other_player)
-    play_turns(game, turns=2)
+    play_turns(game, turns=6)  # 3 turns each: resigned, not abandoned
     with django_capture_on_commit_callbacks(execute=True):
         services.resign(game_id=game.pk, user=player)
     game.refresh_from_db()
@@ -107,7 +107,9 @@ def test_a_timed_out_turn_can_be_skipped_or_the_game_ended(player, other_player)
         game.refresh_from_db()
         services.end_stalled_game(game_id=game.pk, user=absent, expected_version=game.version)
     game.refresh_from_db()
-    assert (game.status, game.end_reason) == (Game.Status.FINISHED, "ended")
+    # Ended before anyone played 3 turns of their own: abandoned, not merely "ended".
+    assert (game.status, game.end_reason) == (Game.Status.FINISHED, "abandoned")
+    assert game.ended_by.user == waiting
 
 
 def test_the_page_offers_skip_and_end_once_time_is_up(client, player, other_player):

@@ -309,7 +309,8 @@ def test_every_player_gets_the_final_scores_once(game, django_capture_on_commit_
         assert f"with {seat.final_score} points" in message.subject
         for other in seats.values():
             assert f"{other.user.public_name}: {other.final_score} points" in message.body
-        sheet = settings.SITE_URL + game.get_absolute_url() + "#scores"
+        # The score sheet itself, not an anchor on the game page.
+        sheet = settings.SITE_URL + reverse("records:sheet", args=[game.pk])
         assert sheet in message.body and sheet in message.alternatives[0][0]
     assert tasks.notify_game_over(game.pk) == 0
     assert len(game_over_emails()) == 2

@@ -64,3 +64,14 @@ def test_three_players_move_in_finishing_order(player, other_player):
     quick_game(player, other_player, third)
     mus = [rating(u).mu for u in (player, other_player, third)]
     assert mus[0] > mus[1] > mus[2]
+
+
+def test_a_game_with_an_unconfirmed_player_moves_no_rating(player):
+    # Issue 12: rated play needs a confirmed email address; unconfirmed players play unrated.
+    newcomer = UserFactory(email_confirmed_at=None)
+    quick_game(player, newcomer)
+    assert not Rating.objects.filter(user__in=[player, newcomer]).exists()
+    newcomer.email_confirmed_at = newcomer.date_joined
+    newcomer.save()
+    quick_game(player, newcomer, seed=2)
+    assert rating(player).games == rating(newcomer).games == 1

@@ -611,8 +611,15 @@ def verb_answer(world: World, verb: str, game: Game | None, who: str, data: dict
         return None if is_open else {409: ("A game in progress cannot be cancelled.",)}
     if not seated:
         return {403: (NOT_PLAYING,)}
+    if game.status == Game.Status.FINISHED:
+        return {409: ("over",)}
     if game.status != Game.Status.ACTIVE:
         return {409: ("in progress",)}
+    seat = game.seats.get(user__username=who)
+    if seat.resigned_at is not None:
+        return {409: ("You resigned",)}  # a seat that left can do nothing more
+    if seat.dropped_at is not None:
+        return {409: ("You were dropped",)}
     if verb == "resign":
         return None
     try:
