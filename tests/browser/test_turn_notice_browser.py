@@ -43,7 +43,7 @@ def test_a_background_tab_shows_a_notification_and_counts_the_turn_in_its_title(
     expect(page.locator("#notify-offer")).to_be_hidden()  # already allowed: nothing to ask
     assert not page.title().startswith("(")
     play_turns(game, turns=1)
-    page.wait_for_function("window.__shown.length > 0", timeout=10_000)
+    page.wait_for_function("() => window.__shown.length > 0", timeout=10_000)
     game.refresh_from_db()
     assert page.evaluate("window.__shown") == [["Your turn", f"It is your turn in {game.name}."]]
     assert page.title().startswith("(1) ")
