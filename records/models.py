@@ -127,5 +127,12 @@ class Rating(models.Model):
         return f"{self.user_id} {self.pool}/{self.scope}: {self.ordinal:.1f}"
 
     @property
+    def shown(self) -> int:
+        """The rating as players see it (1,000 for a newcomer)."""
+        from records.ratings import shown
+
+        return shown(self.ordinal)
+
+    @property
     def provisional(self) -> bool:
         return self.games < PROVISIONAL_GAMES

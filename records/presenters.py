@@ -24,6 +24,7 @@ from games.presenters import CATEGORIES, score_rows
 from games.replaying import replay_log
 from games.services import MIN_OWN_TURNS, SITE_EVENTS
 from games.svg import board_svg
+from records import ratings as ratings_scale
 from records.forms import BOARDS
 from records.models import PROVISIONAL_GAMES, Pool, Rating, SeatResult
 from records.services import counts_for_ratings, pool_of, results_for
@@ -93,7 +94,7 @@ def _rating_rows(filters, since, friends, viewer) -> tuple[list[dict[str, Any]],
             "username": r.user.username,
             "name": r.user.public_name,
             "is_bot": r.user.is_bot,
-            "rating": r.ordinal,
+            "rating": ratings_scale.shown(r.ordinal),
             "mu": r.mu,
             "sigma": r.sigma,
             "games": r.games,

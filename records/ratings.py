@@ -25,3 +25,12 @@ def rate(before: Sequence[tuple[float, float]], places: Sequence[int]) -> list[t
 def ordinal(mu: float, sigma: float) -> float:
     """The conservative estimate leaderboards sort by: a new player starts at 0."""
     return mu - 3 * sigma
+
+
+# What players see: the estimate on a familiar scale, 1,000 for a newcomer, whole numbers, so a
+# first lost game reads 928 rather than "-1.8" (the order is the estimate's own).
+SHOWN_START, SHOWN_SCALE = 1000, 40
+
+
+def shown(estimate: float) -> int:
+    return round(SHOWN_START + SHOWN_SCALE * estimate)

@@ -81,3 +81,29 @@ def test_the_seat_message_goes_once_the_player_acts(live_server, page):
     # The game started with Bob's seat; the page's next exchange with the site clears the note.
     page.evaluate("htmx.ajax('GET', location.pathname + '?fragment=game', '#game')")
     expect(page.get_by_text("You have a seat at this table.")).to_have_count(0)
+
+
+def test_new_game_shows_only_the_seats_of_the_table_size(live_server, page):
+    ann = UserFactory()
+    log_in(page, live_server.url, ann.username)
+    page.goto(f"{live_server.url}/games/new/")
+
+    page.get_by_label("2", exact=True).check()
+    assert page.get_by_label("Seat 2").is_visible()
+    assert not page.get_by_label("Seat 3").is_visible()
+    assert not page.get_by_label("Seat 4").is_visible()
+    page.get_by_label("4", exact=True).check()
+    assert page.get_by_label("Seat 4").is_visible()
+    select = page.get_by_label("Seat 2").bounding_box()
+    assert select["width"] >= 200  # the choices are not cut off
+
+
+def test_the_invitation_link_has_a_copy_button(live_server, page):
+    ann = UserFactory()
+    game = services.create_game(creator=ann, players=2, side="A", spirits=False)
+    log_in(page, live_server.url, ann.username)
+    page.goto(f"{live_server.url}{game.get_absolute_url()}")
+
+    page.get_by_role("button", name="Copy").click()
+
+    expect(page.get_by_text("Copied: paste it into a message")).to_be_visible()

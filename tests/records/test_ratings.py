@@ -75,3 +75,14 @@ def test_a_game_with_an_unconfirmed_player_moves_no_rating(player):
     newcomer.save()
     quick_game(player, newcomer, seed=2)
     assert rating(player).games == rating(newcomer).games == 1
+
+
+def test_players_see_ratings_on_a_familiar_scale(player, other_player, client):
+    # Issue 13: a first-game loser read "-1.8" explained as "μ − 3σ, PlackettLuce".
+    quick_game(player, other_player)
+    assert ratings.shown(0) == 1000
+    assert rating(player).shown > 1000 > rating(other_player).shown
+    client.force_login(other_player)
+    html = client.get("/leaderboards/").content.decode()
+    assert f">{rating(other_player).shown}<" in html
+    assert "PlackettLuce" not in html and "-1." not in html
