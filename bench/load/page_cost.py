@@ -34,7 +34,7 @@ from django.test import Client, RequestFactory  # noqa: E402
 from games.models import Game  # noqa: E402
 from games.presenters import game_page  # noqa: E402
 
-MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+MODEL_BACKEND = "accounts.backends.PlayerBackend"  # the site's one log-in backend (settings)
 
 
 def ms(samples: list[float]) -> str:

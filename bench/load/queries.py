@@ -26,7 +26,7 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from games import presence, services  # noqa: E402
 from games.models import Game  # noqa: E402
 
-MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+MODEL_BACKEND = "accounts.backends.PlayerBackend"  # the site's one log-in backend (settings)
 
 
 def count(client: Client, url: str) -> tuple[int, int]:

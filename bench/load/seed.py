@@ -34,18 +34,27 @@ from django.db import transaction  # noqa: E402
 from django.utils import timezone  # noqa: E402
 from django.utils.crypto import get_random_string  # noqa: E402
 
+from accounts.identity import canonical_username, username_skeleton  # noqa: E402
 from accounts.models import User  # noqa: E402
 from games import engine, presence, services  # noqa: E402
 from games.models import Game, Move  # noqa: E402
 from games.narration import move_detail  # noqa: E402
 
-MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+MODEL_BACKEND = "accounts.backends.PlayerBackend"  # the site's one log-in backend (settings)
 
 
 def make_users(count: int) -> list[User]:
     users = []
     for i in range(count):
-        user = User(username=f"bench{i:04d}", email=f"bench{i:04d}@example.com")
+        name = f"bench{i:04d}"
+        # bulk_create skips User.save(), which fills the canonical name and its look-alike form.
+        user = User(
+            username=name,
+            username_key=canonical_username(name),
+            username_skeleton=username_skeleton(name),
+            email=f"{name}@example.com",
+            email_confirmed_at=timezone.now(),
+        )
         user.display_name = f"Bench {i}"
         user.set_unusable_password()  # sessions are made directly: no password hashing to wait on
         users.append(user)
