@@ -78,7 +78,7 @@ def test_a_game_with_an_unconfirmed_player_moves_no_rating(player):
 
 
 def test_players_see_ratings_on_a_familiar_scale(player, other_player, client):
-    # Issue 13: a first-game loser read "-1.8" explained as "μ − 3σ, PlackettLuce".
+    # Issue 13: a first-game loser read "-1.8", explained with the model's formula and name.
     quick_game(player, other_player)
     assert ratings.shown(0) == 1000
     assert rating(player).shown > 1000 > rating(other_player).shown
