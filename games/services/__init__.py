@@ -16,7 +16,6 @@ from games.services.absent import (
     overdue_automatic_turns,
     play_automatic_turn,
     resign,
-    resigning_ends_game,
     skip_turn,
     timed_out,
 )
@@ -58,7 +57,7 @@ from games.services.tables import (
     leave_game,
     pending_invitations,
 )
-from games.services.turns import finalize, games_for, play
+from games.services.turns import finalize, play
 
 __all__ = [
     "CANCELLED",
@@ -84,7 +83,6 @@ __all__ = [
     "due_timeouts",
     "end_stalled_game",
     "finalize",
-    "games_for",
     "invitation_from_token",
     "invitation_token",
     "invite",
@@ -102,7 +100,6 @@ __all__ = [
     "played_enough",
     "remember_version",
     "resign",
-    "resigning_ends_game",
     "skip_turn",
     "timed_out",
     "version_cache_key",

@@ -137,10 +137,6 @@ def leaving_ends_game(seats: list[Seat], leaving: Seat) -> bool:
     return len(others) <= 1 or all(s.user.is_bot for s in others)
 
 
-# The name the game page and older callers know it by.
-resigning_ends_game = leaving_ends_game
-
-
 def resign(*, game_id: int, user: User) -> Game:
     """A player gives up. The game ends when one opponent, or only bots, would be left;
     otherwise the stand-in plays the resigned seat's turns. The resigner ranks after everyone

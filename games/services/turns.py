@@ -3,7 +3,6 @@
 import logging
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import User
@@ -91,8 +90,3 @@ def finalize(game_id: int) -> bool:
             _bump(game)
             game.save(update_fields=["version", "updated_at"])
     return True
-
-
-def games_for(user: User):
-    """Games the user sits at or is invited to (the My games page sorts them)."""
-    return Game.objects.filter(Q(seats__user=user) | Q(invitations__user=user)).distinct()

@@ -198,7 +198,7 @@ def test_the_page_says_what_resigning_will_do(player, client, table, ends):
     for human in humans:
         services.join_game(game_id=game.pk, user=human)
     seat = game.seats.select_related("user").get(user=player)
-    assert services.resigning_ends_game(list(game.seats.select_related("user")), seat) is ends
+    assert services.leaving_ends_game(list(game.seats.select_related("user")), seat) is ends
     client.force_login(player)
     html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert ("The game ends at once" in html) is ends
