@@ -14,6 +14,7 @@ def waiting_count(user) -> int:
     return Seat.objects.filter(
         user=user,
         resigned_at__isnull=True,
+        dropped_at__isnull=True,  # a dropped player's turns are the stand-in's, not theirs
         game__status=Game.Status.ACTIVE,
         position=F("game__current_seat"),
     ).count()
