@@ -17,8 +17,9 @@ from tests.games.helpers import start_game
 
 pytestmark = pytest.mark.django_db
 
-PAGE_QUERIES = 8  # session, user, game, seats with users, move log, and a little room
-POLL_QUERIES = 2
+# Session, user, the game with its seats and their users, the move log, the waiting count.
+PAGE_QUERIES = 5
+POLL_QUERIES = 1  # the version, once; then the cache answers
 
 
 def with_moves(game: Game, count: int, seed: int = 0) -> Game:
