@@ -129,6 +129,7 @@ def game_page(
             fresh=() if panel.is_me else fresh.get(panel.seat.position, ()),
             title=f"{panel.name}'s board",
             compact=not panel.is_me,
+            sprite=True,
         )
 
     return {

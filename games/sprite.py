@@ -1,4 +1,4 @@
-"""One SVG sprite for the pictures every page repeats: card faces and token chips.
+"""One SVG sprite for the pictures every page repeats: card faces, token chips, board stacks.
 
 A page refers to a symbol with `<use href="/games/pictures/sprite-<digest>.svg#card-animal_05">`,
 so the twenty-odd cards of a 4-player page cost a line each instead of a few kilobytes. The
@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from games.engine import ANIMAL_CARD_IDS, SPIRIT_CARD_IDS
 from games.engine.tokens import COLOURS
-from games.svg import cube, token_face
+from games.svg import SPRITE_STACKS, board_stack_picture, cube, stack_symbol_id, token_face
 from games.svg_cards import HEIGHT, WIDTH, card_face
 
 
@@ -30,6 +30,12 @@ def sprite() -> tuple[str, str]:
     symbols += [
         f'<symbol id="token-{colour}" viewBox="-17 -15.5 34 31">{token_face(colour)}</symbol>'
         for colour in COLOURS
+    ]
+    # Board stacks are drawn around 0,0 and placed by the <use>'s x and y: no viewBox, no clip.
+    symbols += [
+        f'<symbol id="{stack_symbol_id(stack, kind)}" overflow="visible">'
+        f"{board_stack_picture(stack, kind)}</symbol>"
+        for stack, kind in sorted(SPRITE_STACKS, key=lambda item: (item[0], item[1] or ""))
     ]
     # An animal cube 10 units across, as the cards' point tracks show them.
     symbols.append(

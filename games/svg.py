@@ -91,6 +91,14 @@ _RESERVED_ATTRS = frozenset({"role", "tabindex", "data-cell"})
 
 BOARD_R = 40  # circumradius of a board hex, in viewBox units
 BOARD_PAD = 4
+BOARD_STACK_SCALE = 0.82  # a stack's picture fills this much of its hex
+# Every legal stack, bare or under a cube: the board pictures the page sprite holds.
+SPRITE_STACKS = frozenset(
+    (stack, cube_kind)
+    for stack in LANDSCAPES
+    if stack
+    for cube_kind in (None, "animal", "spirit")
+)
 
 
 def num(x: float) -> str:
@@ -285,12 +293,15 @@ def board_svg(
     fresh: Collection[str] = (),
     title: str = "",
     compact: bool = False,
+    sprite: bool = False,
 ) -> SafeString:
     """A personal board, flat-top hexes in odd-q columns, scaling to its container's width.
 
     `targets` maps a cell to the HTML attributes of its clickable group (hx-post, hx-vals,
     aria-label...); `habitat` and `emphasis` outline cells for score explanations, and `fresh`
-    those that changed since the viewer last looked.
+    those that changed since the viewer last looked. With `sprite` (the site's pages), each
+    stack is a `<use>` of the page sprite's picture of it, a tenth of its drawing's bytes;
+    without, the board stands alone (emails, exports).
     """
     geo = geometry(side)
     targets = targets or {}
@@ -325,6 +336,7 @@ def board_svg(
                 name in emphasis,
                 None if target is None else tuple(target.items()),
                 name in fresh,
+                sprite,
             )
         )
 
@@ -351,6 +363,7 @@ def _hex_group(
     in_emphasis: bool,
     target: tuple[tuple[str, str], ...] | None,
     is_fresh: bool = False,
+    sprite: bool = False,
 ) -> str:
     """One board hex as an SVG group. Cached (a few MB at most): a page draws two to four boards
     of 19 to 23 hexes, and most hexes look the same from one request to the next."""
@@ -366,7 +379,9 @@ def _hex_group(
     parts = [
         f'<polygon class="hex-cell" points="{hex_points(cx, cy, r - 1.5)}"'
         f' fill="{PAPER}" stroke="{PAPER_EDGE}" stroke-width="1.5"/>',
-        stack_picture(stack, cx, cy, r * 0.82, cube_kind=cube_kind),
+        _stack_use(stack, cube_kind, cx, cy)
+        if sprite and (stack, cube_kind) in SPRITE_STACKS
+        else stack_picture(stack, cx, cy, r * BOARD_STACK_SCALE, cube_kind=cube_kind),
     ]
     # Outlines sit inside the hex so neighbours drawn later never cover them.
     if in_habitat:
@@ -397,6 +412,22 @@ def _hex_group(
         f'<g class="{escape(" ".join(classes))}" data-cell="{escape(name)}"{extra}>'
         f"<title>{escape(words)}</title>{''.join(parts)}</g>"
     )
+
+
+def stack_symbol_id(stack: tuple[str, ...], cube_kind: str | None) -> str:
+    return "stack-" + "-".join(stack) + (f"-{cube_kind}" if cube_kind else "")
+
+
+def board_stack_picture(stack: tuple[str, ...], cube_kind: str | None) -> str:
+    """A board stack centred on 0,0, as the sprite holds it (board hexes place it by x, y)."""
+    return stack_picture(stack, 0, 0, BOARD_R * BOARD_STACK_SCALE, cube_kind=cube_kind)
+
+
+def _stack_use(stack: tuple[str, ...], cube_kind: str | None, cx: float, cy: float) -> str:
+    from games.sprite import sprite_url  # the sprite is made of these pictures
+
+    href = f"{sprite_url()}#{stack_symbol_id(stack, cube_kind)}"
+    return f'<use href="{href}" x="{num(cx)}" y="{num(cy)}"/>'
 
 
 def _ring(cls: str, cx: float, cy: float, r: float, stroke: str, width: float, dash: str) -> str:

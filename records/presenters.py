@@ -343,6 +343,7 @@ def score_sheet(game: Game, seats: list[Seat]) -> dict[str, Any]:
                     pview["cube_hexes"],
                     emphasis=[cell_names[i] for i in sheets[column.position].river_path],
                     title=f"{name}'s board",
+                    sprite=True,
                 ),
             }
         )
@@ -388,6 +389,7 @@ def replay(game: Game, seats: list[Seat], moves: list[Move], upto: int) -> dict[
                     pview["stacks"],
                     pview["cube_hexes"],
                     title=f"{name}'s board",
+                    sprite=True,
                     compact=len(view["players"]) > 2,
                 ),
             }

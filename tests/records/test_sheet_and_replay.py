@@ -48,7 +48,7 @@ def in_progress(player, other_player):
 
 def boards_of(state, side) -> list[str]:
     view = engine.view_for(state, None)
-    return [board_svg(side, p["stacks"], p["cube_hexes"]) for p in view["players"]]
+    return [board_svg(side, p["stacks"], p["cube_hexes"], sprite=True) for p in view["players"]]
 
 
 def without_titles(svg: str) -> str:
