@@ -94,10 +94,7 @@ BOARD_PAD = 4
 BOARD_STACK_SCALE = 0.82  # a stack's picture fills this much of its hex
 # Every legal stack, bare or under a cube: the board pictures the page sprite holds.
 SPRITE_STACKS = frozenset(
-    (stack, cube_kind)
-    for stack in LANDSCAPES
-    if stack
-    for cube_kind in (None, "animal", "spirit")
+    (stack, cube_kind) for stack in LANDSCAPES if stack for cube_kind in (None, "animal", "spirit")
 )
 
 
