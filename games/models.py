@@ -329,3 +329,33 @@ class Board(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id} seat {self.position} after turn {self.turn}"
+
+
+class Review(models.Model):
+    """What the hard bot would have played on each of one seat's turns of a finished game.
+
+    Asked for by the seat's player after the game, computed once by a Celery task on the bots
+    queue (a minute or so of search), then kept: the same game always gives the same review.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for the bot"
+        RUNNING = "running", "The bot is looking"
+        DONE = "done", "Ready"
+        FAILED = "failed", "Could not be made"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="reviews")
+    position = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    turns = models.JSONField(default=list, help_text="engine.review.TurnReview JSON, by turn.")
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="review_one_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"review of seat {self.position} in game {self.game_id}"

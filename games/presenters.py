@@ -18,6 +18,7 @@ from games import engine, presence, services
 from games.models import Game, Move, Seat
 from games.narration import COLOUR_WORDS, cell_words, describe, end_words, seat_mark
 from games.recap import Recap
+from games.services import coaching
 from games.svg import board_svg
 
 LOG_LENGTH = 25  # the newest moves on the game page; the full log has its own page
@@ -172,6 +173,8 @@ def game_page(
         "log": _log(game, by_position) if log is None else log,
         "log_limit": LOG_LENGTH,
         "recaps": recaps,
+        # Solo and unrated games only: in a game that may be rated the players are on their own.
+        "hint_allowed": my_turn and not coaching.may_be_rated(game, seats),
     }
 
 

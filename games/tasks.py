@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from games import notifications, services, table_mail
 from games.models import Game
+from games.services import coaching
 from records.tasks import record_game
 
 # Mail tasks retry when the mail server fails, after up to 1, 2, 4, 8, 16 minutes (jittered): all
@@ -34,6 +35,18 @@ def finalize_game(game_id: int) -> bool:
 def play_automatic_turn(game_id: int, turn: int) -> bool:
     """A bot's (or a resigned player's) turn; a late or repeated run finds it already played."""
     return services.play_automatic_turn(game_id, turn)
+
+
+@shared_task(name="games.review_seat", ignore_result=True)
+def review_seat(review_id: int) -> bool:
+    """The hard bot's review of one seat's turns; a second run finds it claimed or done."""
+    return coaching.make_review(review_id)
+
+
+@shared_task(name="games.make_hint", ignore_result=True)
+def make_hint(game_id: int, version: int) -> bool:
+    """The hard bot's hint for one version of a game; kept in the cache, made once."""
+    return coaching.make_hint(game_id, version)
 
 
 # --- Emails (games.notifications decides who gets what, once) ------------------------------------
@@ -149,6 +162,15 @@ def sweep_automatic_turns() -> int:
     due = services.overdue_automatic_turns(timezone.now())
     for game_id, turn in due:
         play_automatic_turn.delay(game_id, turn)
+    return len(due)
+
+
+@shared_task(name="games.sweep_reviews", ignore_result=True)
+def sweep_reviews() -> int:
+    """Reviews whose task was never queued or was lost with its worker (review_seat claims)."""
+    due = coaching.lost_reviews(timezone.now())
+    for review_id in due:
+        review_seat.delay(review_id)
     return len(due)
 
 

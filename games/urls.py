@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import views, views_coaching
 
 app_name = "games"
 
@@ -20,6 +20,8 @@ urlpatterns = [
     path("<int:game_id>/log/", views.move_log, name="log"),
     path("<int:game_id>/poll/", views.poll, name="poll"),
     path("<int:game_id>/join/", views.join, name="join"),
+    path("<int:game_id>/review/", views_coaching.review, name="review"),
+    path("<int:game_id>/hint/", views_coaching.hint, name="hint"),
     path("<int:game_id>/resign/", views.absent_player, {"verb": "resign"}, name="resign"),
     path("<int:game_id>/skip/", views.absent_player, {"verb": "skip"}, name="skip"),
     path("<int:game_id>/end/", views.absent_player, {"verb": "end"}, name="end"),

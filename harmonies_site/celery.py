@@ -30,6 +30,8 @@ SWEEPS = (
     # Turns past their time limit: a stand-in plays them or the late player is dropped (the
     # creator's choice), and everyone is told; each turn is acted on once.
     ("games.sweep_timeouts", 60, 50),
+    # Reviews of finished games whose task was lost (each is claimed, then made once).
+    ("games.sweep_reviews", 10 * 60, 9 * 60),
 )
 
 app.conf.beat_schedule = {

@@ -171,6 +171,8 @@ CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_QUEUES = (Queue("celery"), Queue("bots"), Queue("mail"))
 CELERY_TASK_ROUTES = {
     "games.play_automatic_turn": {"queue": "bots"},
+    "games.review_seat": {"queue": "bots"},
+    "games.make_hint": {"queue": "bots"},
     "games.finalize_game": {"queue": "mail"},
     "games.notify_turn": {"queue": "mail"},
     "games.send_reminder": {"queue": "mail"},

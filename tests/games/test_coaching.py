@@ -1,0 +1,226 @@
+"""Learning from the hard bot: a review of one's turns after a game, a hint during solo play."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+
+from games import engine
+from games.engine import review as engine_review
+from games.engine.bots.players import HardBot
+from games.models import Game, Review
+from games.services import coaching
+from tests.factories import UserFactory
+from tests.games.helpers import play_turns, start_game
+from tests.records.helpers import real_game
+
+pytestmark = pytest.mark.django_db
+
+# A lighter hard bot where the test is about the plumbing, not the bot's strength.
+QUICK = HardBot(budget=engine_review.REVIEW_BUDGET, top=3, samples=1)
+
+
+def recorded_game(players: int = 2, seed: int = 7) -> tuple[engine.GameConfig, list]:
+    config = engine.GameConfig(players=players, side="A")
+    state, rng, actions = engine.new_game(config, seed), random.Random(seed), []
+    policy = engine.get_policy("easy")
+    while not state.finished:
+        action = policy(state, rng)
+        actions.append(action)
+        state = engine.apply(state, action)
+    return config, actions
+
+
+# The engine's review
+
+
+def test_a_review_is_reproducible_and_survives_json():
+    config, actions = recorded_game()
+    first = engine_review.review_turns(config, 7, actions, 0, turns=[1, 3], bot=QUICK)
+    again = engine_review.review_turns(config, 7, actions, 0, turns=[1, 3], bot=QUICK)
+    assert [t.turn for t in first] == [1, 3]
+    assert [t.to_json() for t in first] == [t.to_json() for t in again]
+    for turn in first:
+        assert engine_review.TurnReview.from_json(turn.to_json()).to_json() == turn.to_json()
+        assert turn.suggested and isinstance(turn.suggested[-1], engine.EndTurn)
+        json.dumps(turn.to_json())
+
+
+def test_the_bot_decides_from_the_seats_view_only(monkeypatch):
+    """Every decision is asked with view_for(state at the turn's start, seat): counts of the
+    pouch and the draw pile, never their order."""
+    config, actions = recorded_game()
+    asked = []
+    real_suggest = engine_review.suggest
+
+    def spy(view, rng, bot=None):
+        asked.append(view)
+        return real_suggest(view, rng, bot)
+
+    monkeypatch.setattr(engine_review, "suggest", spy)
+    reviews = engine_review.review_turns(config, 7, actions, 1, turns=[2, 4], bot=QUICK)
+    assert len(asked) == len(reviews) == 2
+    for view, turn in zip(asked, reviews, strict=True):
+        assert view == engine.view_for(turn.before, 1)
+        assert "pouch" not in view and "deck" not in view
+        assert view["pouch_count"] == len(turn.before.pouch)
+
+
+def test_the_same_view_gives_the_same_suggestion_whatever_is_hidden():
+    config, actions = recorded_game()
+    state = engine.replay(config, 7, actions[:12])
+    hidden_changed = dataclasses.replace(
+        state, pouch=tuple(reversed(state.pouch)), deck=tuple(reversed(state.deck))
+    )
+    seat = state.current_seat
+    assert engine.view_for(state, seat) == engine.view_for(hidden_changed, seat)
+    plans = [
+        engine_review.suggest(engine.view_for(s, seat), random.Random(3), QUICK)
+        for s in (state, hidden_changed)
+    ]
+    assert plans[0].actions == plans[1].actions
+
+
+# The review of a finished game on the site
+
+
+@pytest.fixture
+def finished(django_capture_on_commit_callbacks, player, other_player):
+    return real_game(django_capture_on_commit_callbacks, player, other_player, seed=3)
+
+
+@pytest.fixture
+def two_turns_only(monkeypatch):
+    """The hard bot on the first two turns only: the whole game would take a minute."""
+    real = coaching.own_turns_of
+    monkeypatch.setattr(coaching, "own_turns_of", lambda game, seat: real(game, seat)[:2])
+
+
+def test_a_player_asks_for_a_review_and_reads_it(
+    client, finished, player, two_turns_only, django_capture_on_commit_callbacks
+):
+    client.force_login(player)
+    url = reverse("games:review", args=[finished.pk])
+    page = client.get(url)
+    assert page.status_code == 200
+    assert "Review my turns" in page.content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url)
+    assert response.status_code == 302
+    review = Review.objects.get(game=finished)
+    assert review.status == Review.Status.DONE and len(review.turns) == 2
+    html = client.get(url).content.decode()
+    assert "The hard bot (" in html and html.count('class="board board-A') == 4
+    assert "Take the tokens of space" in html
+    # The score sheet offers it to the players.
+    assert url in client.get(reverse("records:sheet", args=[finished.pk])).content.decode()
+
+
+def test_asking_twice_makes_one_review_once(
+    client, finished, player, two_turns_only, django_capture_on_commit_callbacks
+):
+    client.force_login(player)
+    url = reverse("games:review", args=[finished.pk])
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url)
+        client.post(url)
+    assert Review.objects.filter(game=finished).count() == 1
+    review = Review.objects.get(game=finished)
+    assert coaching.make_review(review.pk) is False  # done: a late task finds nothing to claim
+
+
+def test_a_failed_review_can_be_asked_again(
+    client, finished, player, monkeypatch, django_capture_on_commit_callbacks
+):
+    def broken(*args, **kwargs):
+        raise RuntimeError("the bot fell over")
+
+    monkeypatch.setattr(engine_review, "review_turns", broken)
+    client.force_login(player)
+    url = reverse("games:review", args=[finished.pk])
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url)
+    assert Review.objects.get(game=finished).status == Review.Status.FAILED
+    assert "could not be made" in client.get(url).content.decode()
+    monkeypatch.undo()
+    monkeypatch.setattr(coaching, "own_turns_of", lambda game, seat: [])
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url)
+    assert Review.objects.get(game=finished).status == Review.Status.DONE
+
+
+def test_only_the_players_may_ask_and_only_once_the_game_is_over(
+    client, finished, stranger, player, other_player
+):
+    client.force_login(stranger)
+    url = reverse("games:review", args=[finished.pk])
+    assert client.get(url).status_code == 403
+    assert client.post(url).status_code == 403
+    assert not Review.objects.exists()
+    active = start_game(player, other_player)
+    client.force_login(player)
+    refused = client.post(reverse("games:review", args=[active.pk]))
+    assert refused.status_code == 409 and "once the game is over" in refused.content.decode()
+    assert client.get(reverse("games:review", args=[987654])).status_code == 404
+    assert not Review.objects.exists()
+
+
+# Hints
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    cache.clear()
+
+
+def test_a_solo_player_gets_a_hint_for_the_rest_of_the_turn(client, player):
+    game = start_game(player)
+    client.force_login(player)
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "Ask the hard bot for a hint" in page
+    response = client.post(reverse("games:hint", args=[game.pk]), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "The hard bot would:" in html and "Take the tokens of space" in html
+    assert "End the turn" in html
+    game.refresh_from_db()
+    assert game.move_count == 0  # a hint plays nothing
+
+
+def test_a_hint_is_refused_in_a_game_that_may_be_rated(client, player, other_player):
+    game = start_game(player, other_player)
+    mover = game.seats.get(position=game.current_seat).user
+    client.force_login(mover)
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "Ask the hard bot for a hint" not in page
+    response = client.post(reverse("games:hint", args=[game.pk]))
+    assert response.status_code == 403
+    assert "on their own" in response.content.decode()
+    assert cache.get(coaching.hint_key(game.pk, game.version)) is None
+
+
+def test_an_unrated_game_allows_hints_on_ones_own_turn_only(client, player):
+    unconfirmed = UserFactory(email_confirmed_at=None)
+    game = start_game(player, unconfirmed)
+    mover = game.seats.get(position=game.current_seat).user
+    waiter = game.seats.exclude(position=game.current_seat).get().user
+    client.force_login(waiter)
+    assert client.post(reverse("games:hint", args=[game.pk])).status_code == 409
+    client.force_login(mover)
+    assert client.post(reverse("games:hint", args=[game.pk])).status_code == 200
+
+
+def test_a_hint_is_for_the_players_of_a_game_in_progress(client, player, stranger):
+    game = start_game(player)
+    client.force_login(stranger)
+    assert client.post(reverse("games:hint", args=[game.pk])).status_code == 403
+    play_turns(game, 1)
+    game.status = Game.Status.FINISHED
+    game.save(update_fields=["status"])
+    client.force_login(player)
+    assert client.post(reverse("games:hint", args=[game.pk])).status_code == 409
