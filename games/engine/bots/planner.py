@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..actions import Action, EndTurn, PlaceCube, PlaceToken, TakeCard, TakeTokens
 from ..cards import card
@@ -28,6 +28,7 @@ from .evaluate import (
     distances,
     nearest,
 )
+from .tuned import tuned_weights
 
 
 @dataclass
@@ -38,7 +39,8 @@ class Settings:
     keep: int = 6
     focus: int = 12
     noise: float = 0.0
-    weights: Weights = field(default_factory=Weights)
+    # None: the weights fitted for the kind of game (bots.tuned), or the hand-set defaults.
+    weights: Weights | None = None
 
 
 @dataclass
@@ -72,7 +74,8 @@ def turns_left(state: GameState) -> int:
 def context(state: GameState, settings: Settings, focused: bool) -> Context:
     """The context of the mover's turn; `focused` limits each card to its nearest habitats."""
     side = state.config.side
-    ctx = Context(side, turns_left(state), settings.weights)
+    weights = settings.weights or tuned_weights(state.config)
+    ctx = Context(side, turns_left(state), weights)
     if focused:
         player = state.mover
         codes = codes_of(player.stacks, player.cube_mask)

@@ -1,0 +1,42 @@
+"""Evaluation weights fitted by self-play (bench/tune_bots.py), one set per kind of game.
+
+`tuned.json` maps a key ("solo-A", "solo-B", "2p", "34p") to the weights that replace the
+hand-set defaults of `evaluate.Weights` for the medium and hard bots in that kind of game; a
+key that is absent keeps the defaults. The tuning script writes a key only when the new weights
+beat the defaults on deals it never tuned on.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+from functools import lru_cache
+from pathlib import Path
+
+from ..state import GameConfig
+from .evaluate import Weights
+
+TUNED_FILE = Path(__file__).with_name("tuned.json")
+NAMES = tuple(f.name for f in fields(Weights))
+
+
+def mode_key(config: GameConfig) -> str:
+    """Which weight set a game uses: solo games by board side, then 2, then 3-4 players."""
+    if config.players == 1:
+        return f"solo-{config.side}"
+    return "2p" if config.players == 2 else "34p"
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict[str, dict[str, float]]:
+    if not TUNED_FILE.exists():
+        return {}
+    return json.loads(TUNED_FILE.read_text())
+
+
+def tuned_weights(config: GameConfig) -> Weights:
+    """The fitted weights for this kind of game, or the defaults."""
+    found = _table().get(mode_key(config))
+    if not found:
+        return Weights()
+    return Weights(**{name: float(found[name]) for name in NAMES if name in found})
