@@ -168,10 +168,18 @@ def hint(game_id: int, user: User) -> dict[str, Any] | None:
 
     game, _seat = _hint_seat(game_id, user)
     found = _cached_hint(game.pk, game.version)
-    if found is None:
+    if found is None and _first_to_ask(game.pk, game.version):
         send_now(tasks.make_hint, game.pk, game.version)  # nothing to commit first
         found = _cached_hint(game.pk, game.version)  # made at once where tasks run eagerly
     return found
+
+
+def _first_to_ask(game_id: int, version: int) -> bool:
+    """One task per position, however often the waiting page asks again (a minute's claim)."""
+    try:
+        return cache.add(f"{hint_key(game_id, version)}:asked", True, timeout=60)
+    except Exception:
+        return True  # without the cache, asking again is the lesser harm
 
 
 def _cached_hint(game_id: int, version: int) -> dict[str, Any] | None:

@@ -224,3 +224,16 @@ def test_a_hint_is_for_the_players_of_a_game_in_progress(client, player, strange
     game.save(update_fields=["status"])
     client.force_login(player)
     assert client.post(reverse("games:hint", args=[game.pk])).status_code == 409
+
+
+def test_a_waiting_page_asking_again_queues_one_hint(client, player, monkeypatch):
+    """While the worker thinks, the page asks every second: one task is queued, not one each."""
+    queued = []
+    monkeypatch.setattr(coaching, "send_now", lambda task, *args: queued.append(args))
+    game = start_game(player)
+    client.force_login(player)
+    for _ in range(3):
+        response = client.get(reverse("games:hint", args=[game.pk]), HTTP_HX_REQUEST="true")
+        assert response.status_code == 200
+        assert "is thinking" in response.content.decode()
+    assert queued == [(game.pk, game.version)]
