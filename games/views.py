@@ -86,9 +86,11 @@ def my_games(request: HttpRequest) -> HttpResponse:
         game.to_move = next((s for s in game.seats.all() if s.position == game.current_seat), None)
         if game.status == Game.Status.OPEN:
             open_tables.append(game)
-        elif game.current_seat == seat.position:
+        elif game.current_seat == seat.position and not seat.left:
             your_turn.append(game)
         else:
+            # A player who resigned or was dropped waits like the others: a stand-in plays.
+            game.i_left = seat.left
             waiting.append(game)
     for game in finished:
         game.my_seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)

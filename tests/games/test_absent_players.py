@@ -203,3 +203,20 @@ def test_the_page_says_what_resigning_will_do(player, client, table, ends):
     html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert ("The game ends at once" in html) is ends
     assert ("A stand-in will play your remaining turns" in html) is not ends
+
+
+def test_my_games_never_says_your_turn_in_a_game_one_has_left(
+    client, player, other_player, stranger, django_capture_on_commit_callbacks
+):
+    game = start_game(player, other_player, stranger)
+    mover = game.seats.get(position=(game.current_seat + 1) % 3).user  # the next to play
+    services.resign(game_id=game.pk, user=mover)
+    with django_capture_on_commit_callbacks(execute=False):  # the stand-in has not played yet
+        play_turns(game, 1)
+    game.refresh_from_db()
+    assert game.seats.get(user=mover).position == game.current_seat
+    client.force_login(mover)
+    html = client.get(reverse("games:mine")).content.decode()
+    your_turn = html.split("<h2>Your turn</h2>", 1)[1].split("</section>", 1)[0]
+    assert game.title not in your_turn and "Nothing waits for you" in your_turn
+    assert "You left this game; a stand-in plays your turn" in html
