@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import rematch_views, views
 
 app_name = "games"
 
@@ -20,6 +20,7 @@ urlpatterns = [
     path("<int:game_id>/log/", views.move_log, name="log"),
     path("<int:game_id>/poll/", views.poll, name="poll"),
     path("<int:game_id>/join/", views.join, name="join"),
+    path("<int:game_id>/again/", rematch_views.play_again, name="again"),
     path("<int:game_id>/resign/", views.absent_player, {"verb": "resign"}, name="resign"),
     path("<int:game_id>/skip/", views.absent_player, {"verb": "skip"}, name="skip"),
     path("<int:game_id>/end/", views.absent_player, {"verb": "end"}, name="end"),
