@@ -1,4 +1,4 @@
-""""Play again" on a finished game's page: one POST creates the rematch or takes a seat at it."""
+"""The "Play again" button of a finished game: one POST creates the rematch or joins it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-""" "Play again": one table per finished game, with the same players and settings.
+"""Play again: one table per finished game, with the same players and settings.
 
 The first player to click creates it (seated, with the same bots, the others invited and emailed
 as any invitation is); anyone else from the old game who clicks takes a seat at that same table,

@@ -92,7 +92,9 @@ def test_the_first_turn_passes_to_the_next_player_round_the_table(player, other_
     assert rematch.engine_state().current_seat == rematch.engine_state().first_seat
 
 
-def test_the_invitation_is_emailed_to_the_others(player, other_player, django_capture_on_commit_callbacks):
+def test_the_invitation_is_emailed_to_the_others(
+    player, other_player, django_capture_on_commit_callbacks
+):
     old = finished(player, other_player)
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
