@@ -100,6 +100,8 @@ def test_the_invitation_is_emailed_to_the_others(
     with django_capture_on_commit_callbacks(execute=True):
         services.play_again(game_id=old.pk, user=other_player)
     assert [m.to for m in mail.outbox] == [[player.email]]
+    assert mail.outbox[0].subject.startswith(f"Bob wants a rematch of {old.title}")
+    assert "It is a rematch of" in mail.outbox[0].body
 
 
 def test_a_declined_rematch_can_still_be_joined_by_a_player_of_the_old_game(player, other_player):
