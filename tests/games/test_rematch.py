@@ -166,6 +166,8 @@ def test_the_finished_page_offers_play_again_then_join_the_rematch(player, other
     rematch = Game.objects.get(rematch_of=old)
     assert response.status_code == 302 and response.url == rematch.get_absolute_url()
     assert "Go to the rematch" in as_user(player).get(old.get_absolute_url()).content.decode()
+    table = as_user(other_player).get(rematch.get_absolute_url()).content.decode()
+    assert f'A rematch of <a href="/games/{old.pk}/sheet/">{old.title}</a>' in table
     page = as_user(other_player).get(old.get_absolute_url()).content.decode()
     assert "Join the rematch" in page and "Play again" not in page
     response = as_user(other_player).post(reverse("games:again", args=[old.pk]))
