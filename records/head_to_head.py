@@ -16,8 +16,10 @@ from games.friends import friends_of, is_friend
 from games.services import MIN_OWN_TURNS
 from records.models import SeatResult
 
-# A profile lists at most this many friends (most games together first).
+# A profile lists at most this many friends, most games together first, chosen among the first
+# FRIENDS_READ by name (a bound on the page's work, far above any real circle of friends).
 FRIENDS_SHOWN = 100
+FRIENDS_READ = 1000
 
 
 def head_to_head(user: User, others: list[User]) -> dict[int, dict[str, int]]:
@@ -56,7 +58,7 @@ def friends_context(viewer: User, shown: User) -> dict[str, Any]:
     whether they are the viewer's friend and the viewer's record against them. Nobody sees
     another player's list of friends."""
     if viewer.pk == shown.pk:
-        friends = list(friends_of(viewer).order_by("username")[: FRIENDS_SHOWN * 2])
+        friends = list(friends_of(viewer).order_by("username")[:FRIENDS_READ])
         records = head_to_head(viewer, friends)
         rows = [{"friend": f, **records[f.pk]} for f in friends]
         rows.sort(key=lambda row: (-row["games"], row["friend"].username.casefold()))
