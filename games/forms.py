@@ -22,6 +22,22 @@ SEAT_CHOICES = [
 ]
 
 
+def type_ahead(field: forms.Field, options_id: str) -> None:
+    """htmx fills the datalist `options_id` with the player's friends matching what is typed
+    (records.friends_views.suggest); without scripts the box is a plain text box."""
+    field.widget.attrs.update(
+        {
+            "list": options_id,
+            "autocomplete": "off",
+            "hx-get": reverse_lazy("records:friend_suggest"),
+            "hx-trigger": "input changed delay:250ms",
+            "hx-target": f"#{options_id}",
+            "hx-swap": "innerHTML",
+            "hx-sync": "this:replace",
+        }
+    )
+
+
 @dataclass
 class Invitees:
     """Who was named in an invite box: players found by username, and email addresses."""
@@ -83,6 +99,7 @@ class InviteForm(forms.Form):
     def __init__(self, *args, creator: User, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.creator = creator
+        type_ahead(self.fields["invite"], "invite-options")
 
     def clean_invite(self) -> Invitees:
         return parse_invitees(self.cleaned_data["invite"], self.creator)
@@ -159,19 +176,9 @@ class NewGameForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.creator = creator
         for n in SEATS:
-            # htmx fills the datalist with matching friends; without scripts a plain text box.
-            self.fields[f"friend_{n}"].widget.attrs.update(
-                {
-                    "list": f"friend-options-{n}",
-                    "autocomplete": "off",
-                    "placeholder": "A friend's username",
-                    "hx-get": reverse_lazy("records:friend_suggest"),
-                    "hx-trigger": "input changed delay:250ms",
-                    "hx-target": f"#friend-options-{n}",
-                    "hx-swap": "innerHTML",
-                    "hx-sync": "this:replace",
-                }
-            )
+            type_ahead(self.fields[f"friend_{n}"], f"friend-options-{n}")
+            self.fields[f"friend_{n}"].widget.attrs["placeholder"] = "A friend's username"
+        type_ahead(self.fields["invite"], "invite-options")
 
     def seat_rows(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
         """Each other seat: its choice (a friend or a bot) and the friend's name box."""

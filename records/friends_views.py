@@ -19,8 +19,8 @@ logger = logging.getLogger(__name__)
 
 ADD_RATE = "30/h"  # friend requests a player may make
 SUGGEST_RATE = "120/m"  # type-ahead requests (one per pause in typing)
-# The fields of the new-game form that ask for suggestions, each sending its own value.
-SUGGEST_FIELDS = ("q", "friend_2", "friend_3", "friend_4")
+# The boxes that ask for suggestions, each sending its own value under its name.
+SUGGEST_FIELDS = ("q", "friend_2", "friend_3", "friend_4", "invite")
 
 
 def _back(request: HttpRequest):
@@ -65,6 +65,8 @@ def remove_friend(request: HttpRequest) -> HttpResponse:
 def suggest(request: HttpRequest) -> HttpResponse:
     """Options for a name box: the viewer's friends whose name begins with what was typed."""
     text = next((request.GET[name] for name in SUGGEST_FIELDS if request.GET.get(name)), "")
+    if len(text.replace(",", " ").split()) > 1:
+        text = ""  # several names in the invite box: choosing one would replace them all
     try:
         over = is_ratelimited(
             request, group="friends-suggest", key="user", rate=SUGGEST_RATE, method="GET",

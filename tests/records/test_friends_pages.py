@@ -5,7 +5,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Friendship
-from games import friends
+from games import friends, services
 from tests.factories import UserFactory
 from tests.games.helpers import start_game
 from tests.records.helpers import quick_game
@@ -122,6 +122,16 @@ def test_the_type_ahead_offers_only_friends_as_options(player, other_player, car
     assert client.get(SUGGEST, {"q": "car"}).content.decode().strip() == ""
     assert client.get(SUGGEST, {"q": "\x00" * 5}).status_code == 400  # the site refuses NUL
     assert "no-store" in response["Cache-Control"]
+
+
+def test_the_invite_boxes_offer_friends_for_one_name_only(player, other_player):
+    start_game(player, other_player)
+    client = as_user(player)
+    assert "bob" in client.get(SUGGEST, {"invite": "b"}).content.decode()
+    assert client.get(SUGGEST, {"invite": "carol@example.com, b"}).content.decode().strip() == ""
+    table = services.create_game(creator=player, players=3, side="A", spirits=False)
+    page = client.get(table.get_absolute_url()).content.decode()
+    assert 'list="invite-options"' in page and '<datalist id="invite-options">' in page
 
 
 def test_the_friends_pages_need_a_login_and_the_right_method(player):
