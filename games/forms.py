@@ -14,6 +14,7 @@ from accounts.models import User
 from games.models import Game
 
 SEATS = (2, 3, 4)  # the other seats of a table of up to four
+FRIEND_LABEL = "seat: a friend's username"  # not "Seat 2", the label of the seat's choice
 SEAT_CHOICES = [
     ("", "A friend (invited or joining)"),
     ("easy", "Easy bot"),
@@ -163,9 +164,9 @@ class NewGameForm(forms.Form):
     seat_3 = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Seat 3")
     seat_4 = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Seat 4")
     # A friend's username (or an address) per seat, offered by type-ahead from one's friends.
-    friend_2 = forms.CharField(required=False, max_length=254, label="Seat 2: friend's name")
-    friend_3 = forms.CharField(required=False, max_length=254, label="Seat 3: friend's name")
-    friend_4 = forms.CharField(required=False, max_length=254, label="Seat 4: friend's name")
+    friend_2 = forms.CharField(required=False, max_length=254, label=f"2nd {FRIEND_LABEL}")
+    friend_3 = forms.CharField(required=False, max_length=254, label=f"3rd {FRIEND_LABEL}")
+    friend_4 = forms.CharField(required=False, max_length=254, label=f"4th {FRIEND_LABEL}")
     public = forms.BooleanField(
         required=False,
         label="List this table in the lobby",
