@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
-from .models import User
+from .models import Friendship, User
 
 
 @admin.register(User)
@@ -32,3 +32,10 @@ class PlayerAdmin(UserAdmin):
     readonly_fields = ("bot_level", "email_confirmed_at", "last_digest_on")
     list_display = ("username", "display_name", "email", "bot_level", "is_staff", "date_joined")
     list_filter = (*UserAdmin.list_filter, "bot_level")
+
+
+@admin.register(Friendship)
+class FriendshipAdmin(admin.ModelAdmin):
+    list_display = ("user", "friend", "created_at", "removed_at")
+    raw_id_fields = ("user", "friend")
+    search_fields = ("user__username", "friend__username")

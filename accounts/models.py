@@ -258,6 +258,31 @@ class User(AbstractUser):
         }
 
 
+class Friendship(models.Model):
+    """One player's word about another, in one direction: added as a friend, or removed.
+
+    Friends are the players added here plus everyone played with (worked out from the games,
+    outside this app); a row with `removed_at` set hides someone played with, and adding them
+    again clears it. Nothing here is shown to the friend.
+    """
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="friendships")
+    friend = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    removed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "friend"], name="friendship_once"),
+            models.CheckConstraint(
+                condition=~Q(user=models.F("friend")), name="friendship_not_oneself"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} about {self.friend}"
+
+
 def set_away(user: User, until: date | None, now: datetime | None = None) -> User:
     """Set (or clear, with None) the player's return date, in one transaction with whatever
     follows it elsewhere (`away_changed`: games move their turn time limits). Raises ValueError

@@ -7,17 +7,36 @@ from dataclasses import dataclass, field
 
 from django import forms
 from django.core.validators import validate_email
+from django.urls import reverse_lazy
 
 from accounts.identity import canonical_username
 from accounts.models import User
 from games.models import Game
 
+SEATS = (2, 3, 4)  # the other seats of a table of up to four
+FRIEND_LABEL = "seat: a friend's username"  # not "Seat 2", the label of the seat's choice
 SEAT_CHOICES = [
     ("", "A friend (invited or joining)"),
     ("easy", "Easy bot"),
     ("medium", "Medium bot"),
     ("hard", "Hard bot"),
 ]
+
+
+def type_ahead(field: forms.Field, options_id: str) -> None:
+    """htmx fills the datalist `options_id` with the player's friends matching what is typed
+    (records.friends_views.suggest); without scripts the box is a plain text box."""
+    field.widget.attrs.update(
+        {
+            "list": options_id,
+            "autocomplete": "off",
+            "hx-get": reverse_lazy("records:friend_suggest"),
+            "hx-trigger": "input changed delay:250ms",
+            "hx-target": f"#{options_id}",
+            "hx-swap": "innerHTML",
+            "hx-sync": "this:replace",
+        }
+    )
 
 
 @dataclass
@@ -81,6 +100,7 @@ class InviteForm(forms.Form):
     def __init__(self, *args, creator: User, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.creator = creator
+        type_ahead(self.fields["invite"], "invite-options")
 
     def clean_invite(self) -> Invitees:
         return parse_invitees(self.cleaned_data["invite"], self.creator)
@@ -143,6 +163,10 @@ class NewGameForm(forms.Form):
     seat_2 = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Seat 2")
     seat_3 = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Seat 3")
     seat_4 = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Seat 4")
+    # A friend's username (or an address) per seat, offered by type-ahead from one's friends.
+    friend_2 = forms.CharField(required=False, max_length=254, label=f"2nd {FRIEND_LABEL}")
+    friend_3 = forms.CharField(required=False, max_length=254, label=f"3rd {FRIEND_LABEL}")
+    friend_4 = forms.CharField(required=False, max_length=254, label=f"4th {FRIEND_LABEL}")
     public = forms.BooleanField(
         required=False,
         label="List this table in the lobby",
@@ -152,6 +176,14 @@ class NewGameForm(forms.Form):
     def __init__(self, *args, creator: User, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.creator = creator
+        for n in SEATS:
+            type_ahead(self.fields[f"friend_{n}"], f"friend-options-{n}")
+            self.fields[f"friend_{n}"].widget.attrs["placeholder"] = "A friend's username"
+        type_ahead(self.fields["invite"], "invite-options")
+
+    def seat_rows(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
+        """Each other seat: its choice (a friend or a bot) and the friend's name box."""
+        return [(n, self[f"seat_{n}"], self[f"friend_{n}"]) for n in SEATS]
 
     def clean_invite(self) -> "Invitees":
         return parse_invitees(self.cleaned_data["invite"], self.creator)
@@ -162,6 +194,9 @@ class NewGameForm(forms.Form):
     def clean(self):
         data = super().clean()
         players, invitees = data.get("players") or 1, data.get("invite") or Invitees()
+        invitees = self._with_seat_names(players, invitees)
+        if "invite" not in self.errors:
+            data["invite"] = invitees
         # Seats beyond the table size are ignored, so a change of mind about the size is harmless.
         data["bot_levels"] = [
             data[f"seat_{n}"] for n in range(2, players + 1) if data.get(f"seat_{n}")
@@ -171,3 +206,34 @@ class NewGameForm(forms.Form):
             seats = "no seat" if free == 0 else f"{free} seat{'s' if free > 1 else ''}"
             self.add_error("invite", f"This table has {seats} left for friends.")
         return data
+
+    def _with_seat_names(self, players: int, invitees: Invitees) -> Invitees:
+        """The invite box's people and those named in the seats, each once (an error on the
+        seat's box otherwise). Seats beyond the table size are ignored, like their choices."""
+        merged = Invitees(users=list(invitees.users), emails=list(invitees.emails))
+        for n in range(2, players + 1):
+            name, field = (self.cleaned_data.get(f"friend_{n}") or "").strip(), f"friend_{n}"
+            if not name:
+                continue
+            if self.cleaned_data.get(f"seat_{n}"):
+                self.add_error(field, f"Seat {n} has a computer opponent: leave its name empty.")
+                continue
+            if len(name.replace(",", " ").split()) > 1:
+                self.add_error(field, f"One name for seat {n}.")
+                continue
+            try:
+                found = parse_invitees(name, self.creator)
+            except forms.ValidationError as exc:
+                self.add_error(field, exc)
+                continue
+            for user in found.users:
+                if user in merged.users:
+                    self.add_error(field, f"{user.username} is named twice: one invitation each.")
+                else:
+                    merged.users.append(user)
+            for email in found.emails:
+                if email in merged.emails:
+                    self.add_error(field, f"{email} is named twice: one invitation each.")
+                else:
+                    merged.emails.append(email)
+        return merged

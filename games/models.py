@@ -121,6 +121,10 @@ class Game(models.Model):
     finalized_at = models.DateTimeField(null=True, blank=True)
     # Claimed before the creator is told that every seat is taken and the game has started.
     start_emailed_at = models.DateTimeField(null=True, blank=True)
+    # "Play again": the finished game this table replays. One rematch per game, whoever clicks.
+    rematch_of = models.OneToOneField(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch"
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

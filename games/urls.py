@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_coaching
+from . import rematch_views, views, views_coaching
 
 app_name = "games"
 
@@ -22,6 +22,7 @@ urlpatterns = [
     path("<int:game_id>/join/", views.join, name="join"),
     path("<int:game_id>/review/", views_coaching.review, name="review"),
     path("<int:game_id>/hint/", views_coaching.hint, name="hint"),
+    path("<int:game_id>/again/", rematch_views.play_again, name="again"),
     path("<int:game_id>/resign/", views.absent_player, {"verb": "resign"}, name="resign"),
     path("<int:game_id>/skip/", views.absent_player, {"verb": "skip"}, name="skip"),
     path("<int:game_id>/end/", views.absent_player, {"verb": "end"}, name="end"),

@@ -19,6 +19,7 @@ from games.bot_players import bots_for
 from games.forms import InviteForm, NewGameForm
 from games.models import Game, Seat
 from games.presenters import LOG_LENGTH, full_log, game_page, log_entry
+from games.rematch_views import rematch_offer
 from games.sprite import sprite as game_sprite
 from harmonies_site.views import refusal_fragment
 
@@ -178,6 +179,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         recaps=recaps,
     )
     recap.mark_seen(my_seat, game)
+    context.update(rematch_offer(game, my_seat))
     fragment = request.GET.get("fragment")
     if request.htmx and fragment == "game":
         return render(request, "games/game.html#game", context)

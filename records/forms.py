@@ -44,7 +44,7 @@ class LeaderboardFilters(forms.Form):
         choices=[("all", "All time"), ("30", "Last 30 days"), ("7", "Last 7 days")],
         required=False,
     )
-    friends = forms.BooleanField(label="Only people I have played with", required=False)
+    friends = forms.BooleanField(label="Only my friends", required=False)
 
     DEFAULTS: dict[str, Any] = {
         "board": "rating",

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import engine
+from games.friends import friends_of
 from games.models import Game, Move, Seat
 from games.narration import describe, end_words
 from games.presenters import CATEGORIES, score_rows
@@ -40,10 +41,9 @@ FAVOURITE_ANIMALS = 3
 # --- Leaderboards ---------------------------------------------------------------------------------
 
 
-def played_with(user: User):
-    """Ids of the people `user` has shared a finished game with, and `user` (a subquery)."""
-    their_games = SeatResult.objects.filter(user=user).values("game_id")
-    return SeatResult.objects.filter(game_id__in=their_games).values("user_id")
+def friends_and_me(user: User):
+    """Ids of `user`'s friends (games.friends: added or played with) and `user` (a subquery)."""
+    return User.objects.filter(Q(pk__in=friends_of(user).values("pk")) | Q(pk=user.pk)).values("pk")
 
 
 def leaderboard(filters: dict[str, Any], viewer: User) -> dict[str, Any]:
@@ -51,7 +51,7 @@ def leaderboard(filters: dict[str, Any], viewer: User) -> dict[str, Any]:
     since = None
     if filters["period"] != "all":
         since = timezone.now() - timedelta(days=int(filters["period"]))
-    friends = played_with(viewer) if filters["friends"] else None
+    friends = friends_and_me(viewer) if filters["friends"] else None
     context: dict[str, Any] = {
         "filters": filters,
         "board": board,

@@ -14,6 +14,7 @@ from games.models import Game
 from harmonies_site.views import refusal_fragment
 from records import presenters
 from records.forms import LeaderboardFilters
+from records.head_to_head import friends_context
 
 
 class Refused(Exception):
@@ -69,6 +70,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     context = presenters.player_stats(shown)
     context["player"] = shown
     context["page"] = presenters.history(shown, request.GET.get("page"))
+    context.update(friends_context(request.user, shown))
     return render(request, "records/player.html", context)
 
 

@@ -42,6 +42,7 @@ from games.services.errors import (
     RuleViolation,
     StaleVersion,
 )
+from games.services.rematch import play_again, rematch_of
 from games.services.tables import (
     CANCELLED,
     MAX_BOT_GAMES,
@@ -96,8 +97,10 @@ __all__ = [
     "pending_invitations",
     "placing",
     "play",
+    "play_again",
     "play_automatic_turn",
     "played_enough",
+    "rematch_of",
     "remember_version",
     "resign",
     "skip_turn",

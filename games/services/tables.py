@@ -6,7 +6,6 @@ the commit to `games.table_mail` through the tasks.
 """
 
 import logging
-import random
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from games.models import INVITATION_LIFETIME, Game, Invitation, Seat, names_in_w
 from games.queue import enqueue
 from games.services.core import _bump, _locked, _publish_version, _start_turn_clock
 from games.services.errors import Conflict, GameError, NotAllowed, NotFound
+from games.services.seating import positions, seating_order
 
 logger = logging.getLogger(__name__)
 
@@ -116,6 +116,7 @@ def create_game(
     bots: Iterable[User] = (),
     name: str = "",
     on_timeout: str = Game.OnTimeout.STAND_IN,
+    rematch_of: Game | None = None,
 ) -> Game:
     """A new table with the creator (and any bots) seated; it starts once every seat is taken."""
     engine.GameConfig(players=players, side=side, spirits=spirits)  # validates
@@ -146,6 +147,7 @@ def create_game(
             turn_limit_days=turn_limit_days,
             name=" ".join(name.split())[:80],
             on_timeout=on_timeout,
+            rematch_of=rematch_of,
         )
         Seat.objects.create(game=game, user=creator)
         Seat.objects.bulk_create(Seat(game=game, user=bot) for bot in bots)
@@ -402,17 +404,16 @@ def _usable_invitation(game: Game, invitation_id: int, user: User) -> Invitation
 
 
 def _start(game: Game, joined_by: User) -> None:
-    """Seat order is shuffled here; the engine picks the first player from the seed."""
-    seats = list(game.seats.select_related("user"))
-    rng = random.SystemRandom()
-    rng.shuffle(seats)
-    for position, seat in enumerate(seats):
-        seat.position = position
-    Seat.objects.bulk_update(seats, ["position"])
-    if not game.name:  # named after the players, in seat order
-        game.name = names_in_words([s.user.public_name for s in seats])[:80]
+    """Seat order is drawn here (a rematch's is rotated); the engine picks the first player
+    from the seed."""
     game.seed = secrets.randbits(62)
     state = engine.new_game(game.config, game.seed)
+    seats = seating_order(game, list(game.seats.select_related("user")))
+    positions(game, seats, state.first_seat)
+    Seat.objects.bulk_update(seats, ["position"])
+    seats.sort(key=lambda s: s.position)
+    if not game.name:  # named after the players, in seat order
+        game.name = names_in_words([s.user.public_name for s in seats])[:80]
     game.state = engine.state_to_json(state)
     game.status = Game.Status.ACTIVE
     game.current_seat = state.current_seat

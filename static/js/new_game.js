@@ -11,9 +11,23 @@
       seats[i].hidden = parseInt(seats[i].getAttribute("data-seat"), 10) > players;
     }
   }
+  // A seat given to a bot needs no friend's name: its box hides (unless a name was typed, so that
+  // the form's error about it stays in view).
+  function showFriendBoxes() {
+    var boxes = document.querySelectorAll("[data-seat-friend]");
+    for (var i = 0; i < boxes.length; i++) {
+      var n = boxes[i].getAttribute("data-seat-friend");
+      var choice = document.querySelector("select[name=seat_" + n + "]");
+      var input = boxes[i].querySelector("input");
+      boxes[i].hidden = !!(choice && choice.value && !(input && input.value));
+    }
+  }
   document.addEventListener("change", function (event) {
     if (event.target.name === "players") showSeats();
+    if (/^seat_/.test(event.target.name || "")) showFriendBoxes();
   });
+  document.addEventListener("DOMContentLoaded", showFriendBoxes);
+  if (document.readyState !== "loading") showFriendBoxes();
   document.addEventListener("DOMContentLoaded", showSeats);
   if (document.readyState !== "loading") showSeats();
 })();

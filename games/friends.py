@@ -1,0 +1,124 @@
+"""Friends: the players someone added by username, plus everyone they have played with.
+
+"Played with" means sharing a game that started (in progress or finished) with another person;
+bots are never friends. Removing a friend stores a `Friendship` row with `removed_at` set, which
+hides them even though the games together remain; adding them again clears it. It lives here
+rather than in accounts because it reads the games (accounts imports nothing from games).
+"""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from accounts.identity import canonical_username
+from accounts.models import Friendship, User
+from games.models import Game, Seat
+
+SUGGESTIONS = 8  # names offered by the type-ahead at once
+MAX_NAME = 150  # a username is at most this long; anything longer is not one
+
+
+class FriendError(Exception):
+    """A refused friend request, in words for the player."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def played_with_ids(user: User) -> QuerySet:
+    """Ids of the people (not bots) who sat at a started game with `user` (a subquery)."""
+    their_games = Seat.objects.filter(
+        user=user, game__status__in=[Game.Status.ACTIVE, Game.Status.FINISHED]
+    ).values("game_id")
+    return (
+        Seat.objects.filter(game_id__in=their_games)
+        .exclude(user=user)
+        .filter(user__bot_level="")
+        .values("user_id")
+    )
+
+
+def friends_of(user: User) -> QuerySet[User]:
+    """Everyone `user` counts as a friend: added or played with, less those removed."""
+    rows = Friendship.objects.filter(user=user)
+    added = rows.filter(removed_at__isnull=True).values("friend_id")
+    removed = rows.filter(removed_at__isnull=False).values("friend_id")
+    return (
+        User.objects.filter(Q(pk__in=added) | Q(pk__in=played_with_ids(user)))
+        .exclude(pk__in=removed)
+        .filter(is_active=True, bot_level="")
+        .exclude(pk=user.pk)
+    )
+
+
+def is_friend(user: User, other: User) -> bool:
+    return friends_of(user).filter(pk=other.pk).exists()
+
+
+def add_friend(*, user: User, name: str) -> User:
+    """Add a player by username; refused in words for oneself, a bot, an unknown name, or a
+    friend already (each refusal stores nothing)."""
+    name = (name or "").strip()
+    if not name:
+        raise FriendError("Type the username of the player to add.")
+    if len(name) > MAX_NAME or "\x00" in name:
+        raise FriendError("That is not a username.")
+    friend = User.objects.filter(username_key=canonical_username(name), is_active=True).first()
+    if friend is None:
+        raise FriendError(f"No player is called {name}.")
+    if friend.pk == user.pk:
+        raise FriendError("That is you: you cannot add yourself as a friend.")
+    if friend.is_bot:
+        raise FriendError(f"{friend.public_name} is a computer opponent: bots cannot be friends.")
+    if is_friend(user, friend):
+        raise FriendError(f"{friend.public_name} is already your friend.")
+    with transaction.atomic():
+        row = Friendship.objects.select_for_update().filter(user=user, friend=friend).first()
+        if row is not None:
+            row.removed_at = None
+            row.save(update_fields=["removed_at"])
+        else:
+            try:
+                with transaction.atomic():
+                    Friendship.objects.create(user=user, friend=friend)
+            except IntegrityError:  # a double click: the other request stored it
+                raise FriendError(f"{friend.public_name} is already your friend.") from None
+    return friend
+
+
+def remove_friend(*, user: User, friend_id: object) -> User:
+    """Remove a friend, whether added or played with: a stored removal hides them."""
+    friend = None
+    if isinstance(friend_id, str) and friend_id.isascii() and friend_id.isdigit():
+        friend = friends_of(user).filter(pk=int(friend_id[:18])).first()
+    if friend is None:
+        raise FriendError("That player is not among your friends.")
+    with transaction.atomic():
+        updated = Friendship.objects.filter(user=user, friend=friend).update(
+            removed_at=timezone.now()
+        )
+        if not updated:
+            try:
+                with transaction.atomic():
+                    Friendship.objects.create(user=user, friend=friend, removed_at=timezone.now())
+            except IntegrityError:  # removed at the same moment by another request
+                pass
+    return friend
+
+
+def suggestions(user: User, text: str) -> list[User]:
+    """The friends whose username or name begins with `text`: only friends, so the type-ahead
+    tells nobody which other accounts exist."""
+    text = (text or "").strip()
+    if not text or len(text) > MAX_NAME or "\x00" in text:
+        return []
+    key = canonical_username(text)
+    matching = friends_of(user).filter(
+        Q(username_key__startswith=key)
+        | Q(username__istartswith=text)
+        | Q(display_name__istartswith=text)
+    )
+    return list(matching.order_by("username")[:SUGGESTIONS])

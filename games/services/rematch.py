@@ -1,0 +1,63 @@
+"""Play again: one table per finished game, with the same players and settings.
+
+The first player to click creates it (seated, with the same bots, the others invited and emailed
+as any invitation is); anyone else from the old game who clicks takes a seat at that same table,
+so a double click or two players clicking at once never make two tables (`Game.rematch_of` is
+unique, and the old game's row is locked while deciding). A cancelled rematch frees the link for
+a new one. The seat order is rotated when the table starts (see `seating`).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from accounts.models import User
+from games.models import Game
+from games.services.core import _locked
+from games.services.errors import Conflict, NotAllowed
+from games.services.tables import create_game, join_game
+
+
+def rematch_of(game: Game) -> Game | None:
+    """The table that replays `game`, if someone asked for one."""
+    return Game.objects.filter(rematch_of=game).first()
+
+
+def play_again(*, game_id: int, user: User) -> Game:
+    """The rematch of a finished game, created or joined by one of its players."""
+    with transaction.atomic():
+        old = _locked(game_id)
+        seats = list(old.seats.select_related("user"))
+        if not any(seat.user_id == user.pk for seat in seats):
+            raise NotAllowed("Only the players of this game can play it again.")
+        if old.status != Game.Status.FINISHED:
+            raise Conflict("This game is not over yet: play again once it has ended.")
+        rematch = rematch_of(old)
+        if rematch is not None and rematch.status == Game.Status.CANCELLED:
+            rematch.rematch_of = None  # cancelled: the next click makes a fresh table
+            rematch.save(update_fields=["rematch_of"])
+            rematch = None
+        if rematch is None:
+            return create_game(
+                creator=user,
+                players=old.players,
+                side=old.side,
+                spirits=old.spirits,
+                public=False,
+                invitees=[
+                    s.user
+                    for s in seats
+                    if s.user_id != user.pk and not s.user.is_bot and s.user.is_active
+                ],
+                bots=[s.user for s in seats if s.user.is_bot],
+                turn_limit_days=old.turn_limit_days,
+                on_timeout=old.on_timeout,
+                name=old.name,
+                rematch_of=old,
+            )
+        if rematch.seats.filter(user=user).exists():
+            return rematch
+        if rematch.status != Game.Status.OPEN:
+            raise Conflict("The rematch has already started without you: its seats are taken.")
+        # A player of the old game may sit down even without (or after declining) an invitation.
+        return join_game(game_id=rematch.pk, user=user, invite_token=rematch.invite_token)
