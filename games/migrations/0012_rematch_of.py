@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0010_game_end_results_and_timeouts'),
+        ('games', '0011_reviews'),
     ]
 
     operations = [
