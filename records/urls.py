@@ -10,4 +10,5 @@ urlpatterns = [
     path("players/<str:username>/", views.player, name="player"),
     path("games/<int:game_id>/sheet/", views.sheet, name="sheet"),
     path("games/<int:game_id>/replay/", views.replay, name="replay"),
+    path("games/<int:game_id>/export.json", views.export, name="export"),
 ]
