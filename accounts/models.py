@@ -1,5 +1,6 @@
 """Players: a custom user from the first migration, so it can grow without a data migration."""
 
+import secrets
 import zoneinfo
 from datetime import UTC, date, datetime, time, timedelta
 
@@ -112,6 +113,12 @@ class User(AbstractUser):
     # Days away counted per calendar year ({"2026": 12}), for the yearly allowance.
     away_days = models.JSONField(default=dict, blank=True, editable=False)
 
+    # The secret in the address of the player's calendar feed of turn deadlines (read without a
+    # login, so the address is the key); None until asked for. Renewing it retires the old one.
+    calendar_token = models.CharField(
+        max_length=43, unique=True, null=True, blank=True, editable=False
+    )
+
     objects = PlayerManager()
 
     REQUIRED_FIELDS = ["email"]
@@ -132,6 +139,12 @@ class User(AbstractUser):
                 violation_error_message="That username is taken. Please choose another.",
             ),
         ]
+
+    def renew_calendar_token(self) -> str:
+        """A new calendar address; the old one stops working at once."""
+        self.calendar_token = secrets.token_urlsafe(32)  # 43 characters, 256 bits
+        self.save(update_fields=["calendar_token"])
+        return self.calendar_token
 
     def __str__(self) -> str:
         return self.public_name

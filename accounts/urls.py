@@ -12,6 +12,7 @@ urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("profile/emails/", views.email_preferences, name="email_preferences"),
     path("profile/away/", views.away, name="away"),
+    path("profile/calendar/", views.calendar_address, name="calendar_address"),
     path("unsubscribe/<str:kind>/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path(

@@ -144,6 +144,10 @@ def _profile_page(request: HttpRequest, status: int = 200, **forms) -> HttpRespo
         "email_form": forms.get("email_form") or EmailPreferencesForm(instance=user),
         "away_form": forms.get("away_form") or AwayForm(initial={"away_until": user.away_until}),
     }
+    if user.calendar_token:
+        url = settings.SITE_URL + reverse("calendar_feed", args=[user.calendar_token])
+        # webcal:// asks the system's calendar app to subscribe rather than the browser to save.
+        context.update(calendar_url=url, calendar_webcal="webcal://" + url.split("://", 1)[1])
     return render(request, "accounts/profile.html", context, status=status)
 
 
@@ -177,6 +181,27 @@ def away(request: HttpRequest) -> HttpResponse:
                 messages.success(request, "Welcome back: your turn clocks run again.")
             return redirect(reverse("profile") + "#away")
     return _profile_page(request, status=400, away_form=away_form)
+
+
+@require_POST
+@login_required
+def calendar_address(request: HttpRequest) -> HttpResponse:
+    """A new address for the calendar feed of turn deadlines (the old one then finds nothing),
+    or none at all ("stop")."""
+    user = request.user
+    if request.POST.get("action") == "stop":
+        User.objects.filter(pk=user.pk).update(calendar_token=None)
+        messages.success(request, "Your calendar address is turned off.")
+    else:
+        had_one = bool(user.calendar_token)
+        user.renew_calendar_token()
+        messages.success(
+            request,
+            "Your calendar has a new address: the old one no longer works."
+            if had_one
+            else "Your calendar address is ready.",
+        )
+    return redirect(reverse("profile") + "#calendar")
 
 
 @csrf_exempt  # mail clients POST here without a session (RFC 8058); the signature is the check

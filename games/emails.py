@@ -6,7 +6,9 @@ in the recipient's time zone, and each email carries a one-click unsubscribe lin
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from email.mime.image import MIMEImage
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
@@ -17,12 +19,18 @@ from django.utils import timezone
 from accounts import unsubscribe
 from accounts.models import User
 
+if TYPE_CHECKING:
+    from games.mail_pictures import Picture
+
 
 def send(
     kind: str, user: User, ctx: dict[str, Any], *, unsubscribe_kind: str | None = None
 ) -> None:
     """Render and send the three templates of `kind`; the unsubscribe link stops
-    `unsubscribe_kind` (the preference this email follows), by default `kind` itself."""
+    `unsubscribe_kind` (the preference this email follows), by default `kind` itself.
+    The context's `pictures` (games.mail_pictures.Picture) travel inline with the HTML part,
+    shown by `<img src="cid:...">`; the text part keeps the words."""
+    pictures: Sequence[Picture] = ctx.get("pictures", ())
     unsubscribe_url = unsubscribe.url_for(user, unsubscribe_kind or kind)
     ctx = {
         **ctx,
@@ -42,6 +50,15 @@ def send(
     }
     message = EmailMultiAlternatives(subject, text, to=[user.email], headers=headers)
     message.attach_alternative(html, "text/html")
+    if pictures:
+        # multipart/related around the alternatives, so clients show the images in the HTML
+        # part instead of listing them as attachments.
+        message.mixed_subtype = "related"
+        for picture in pictures:
+            image = MIMEImage(picture.png, "png")
+            image.add_header("Content-ID", f"<{picture.cid}>")
+            image.add_header("Content-Disposition", "inline", filename=f"{picture.cid}.png")
+            message.attach(image)
     message.send()
 
 

@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games import emails, presence
+from games import emails, mail_pictures, presence
 from games.models import Game, Move, Seat, names_in_words
 from games.narration import describe, end_words
 from games.reminders import next_reminder
@@ -119,6 +119,8 @@ def send_turn(game_id: int, turn: int) -> bool:
         "timed_out": last is not None and bool(last.detail.get("timed_out")),
         "sentences": [describe(m.action, m.detail, mover.public_name) for m in moves],
     }
+    mover_seat = by_position[previous] if moves else None
+    ctx["pictures"] = mail_pictures.turn_pictures(game, seat, mover_seat)
     with _give_back_on_failure(ours, notified_turn=seat.notified_turn, turn_email_claimed_at=None):
         emails.turn(user, ctx)
     ours.update(turn_email_claimed_at=None)
@@ -311,6 +313,7 @@ def send_game_over(game_id: int) -> int:
             "sheet_url": settings.SITE_URL + reverse("records:sheet", args=[game.pk]),
             "end_words": end_words(game, seats),
         }
+        ctx["pictures"] = mail_pictures.game_over_pictures(game, seats, seat)
         with _give_back_on_failure(Seat.objects.filter(pk=seat.pk), game_over_notified_at=None):
             emails.game_over(user, ctx)
         sent += 1

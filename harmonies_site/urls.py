@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from games.ical import calendar_feed
 from games.views import home
 from harmonies_site.views import csp_report
 
@@ -15,4 +16,5 @@ urlpatterns = [
     path("", include("records.urls")),
     path("admin/", admin.site.urls),
     path("csp-report/", csp_report, name="csp_report"),
+    path("calendar/<str:token>.ics", calendar_feed, name="calendar_feed"),
 ]

@@ -13,4 +13,5 @@ urlpatterns = [
     path("friends/suggest/", friends_views.suggest, name="friend_suggest"),
     path("games/<int:game_id>/sheet/", views.sheet, name="sheet"),
     path("games/<int:game_id>/replay/", views.replay, name="replay"),
+    path("games/<int:game_id>/export.json", views.export, name="export"),
 ]

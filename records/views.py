@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
@@ -12,6 +12,7 @@ from accounts.models import User
 from games import engine
 from games.models import Game
 from harmonies_site.views import refusal_fragment
+from records import export as exporting
 from records import presenters
 from records.forms import LeaderboardFilters
 from records.head_to_head import friends_context
@@ -107,3 +108,20 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     if _wants_fragment(request):
         return render(request, "records/replay.html#replay", context)
     return render(request, "records/replay.html", context)
+
+
+@login_required
+@require_GET
+def export(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The finished game as a JSON file (records.export), for whoever may see its score sheet."""
+    try:
+        game = _finished_game(game_id)
+    except Refused as exc:
+        return _refuse(request, exc)
+    seats = list(game.seats.select_related("user"))
+    moves = list(game.moves.order_by("seq").only("seq", "seat", "action"))
+    response = JsonResponse(
+        exporting.game_record(game, seats, moves), json_dumps_params={"indent": 1}
+    )
+    response["Content-Disposition"] = f'attachment; filename="harmonies-game-{game.pk}.json"'
+    return response

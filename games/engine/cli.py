@@ -41,7 +41,9 @@ def _parser() -> argparse.ArgumentParser:
 
     rep = sub.add_parser("replay", help="replay a recorded game and print its final scores")
     rep.add_argument(
-        "file", metavar="FILE", help='{"config", "seed", "actions"} JSON, "-" for stdin'
+        "file",
+        metavar="FILE",
+        help='{"config", "seed", "actions"} JSON (a game exported by the site too), "-" for stdin',
     )
     return parser
 

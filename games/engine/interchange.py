@@ -13,7 +13,9 @@ from typing import TextIO
 
 from .cards import CARDS
 from .hexgrid import SIDES, geometry
+from .queries import scored_cards
 from .scoring import score_board
+from .state import GameState
 from .tokens import COLOURS, LEGAL_STACKS, Stack
 
 _FIELDS = ("side", "stacks", "cube_hexes", "cards")
@@ -128,6 +130,14 @@ def dump_board(board: Board) -> dict:
         "cube_hexes": [geo.names[i] for i in range(geo.size) if board.cube_mask >> i & 1],
         "cards": [{"id": cid, "cubes_placed": placed} for cid, placed in board.cards],
     }
+
+
+def player_board(state: GameState, seat: int) -> dict:
+    """The interchange object of a seat's board in a game: every card it took (completed ones
+    with all their cubes) and its kept spirit, so that scoring it gives the seat's score."""
+    player = state.players[seat]
+    board = Board(state.config.side, player.stacks, player.cube_mask, tuple(scored_cards(player)))
+    return dump_board(board)
 
 
 def score_json(obj: object) -> dict[str, int]:

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .actions import Action, IllegalAction, action_from_json
+from .interchange import parse_board, player_board
 from .rules import apply
 from .setup_game import new_game
 from .state import GameConfig, GameState
@@ -50,11 +51,13 @@ def record(config: GameConfig, seed: int, actions: Iterable[Action]) -> dict[str
 
 
 def replay_record(obj: object) -> GameState:
-    """Replay a record `{"config": {...}, "seed": N, "actions": [...]}`.
+    """Replay a record `{"config": {...}, "seed": N, "actions": [...]}`, or a game exported by
+    the site, which adds other fields; its final "boards" (rules §14), if given, must be the
+    boards the replay ends with.
 
-    ValueError for a malformed record, ReplayError for a refused move.
+    ValueError for a malformed record or boards that differ, ReplayError for a refused move.
     """
-    if not isinstance(obj, dict) or set(obj) != {"config", "seed", "actions"}:
+    if not isinstance(obj, dict) or not {"config", "seed", "actions"} <= set(obj):
         raise ValueError('a game record is an object with "config", "seed" and "actions"')
     config = GameConfig.from_json(obj["config"])
     seed = obj["seed"]
@@ -63,4 +66,15 @@ def replay_record(obj: object) -> GameState:
     actions = obj["actions"]
     if not isinstance(actions, list):
         raise ValueError('"actions" must be a list')
-    return replay(config, seed, actions)
+    state = replay(config, seed, actions)
+    if "boards" in obj:
+        _check_boards(state, obj["boards"])
+    return state
+
+
+def _check_boards(state: GameState, boards: object) -> None:
+    if not isinstance(boards, list) or len(boards) != len(state.players):
+        raise ValueError(f'"boards" must list the boards of the {len(state.players)} players')
+    for seat, board in enumerate(boards):
+        if parse_board(board) != parse_board(player_board(state, seat)):
+            raise ValueError(f"the board of seat {seat + 1} differs from the replayed game")

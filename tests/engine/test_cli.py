@@ -113,3 +113,20 @@ def test_the_module_runs_as_a_program():
     )
     assert result.returncode == 0, result.stderr
     assert "games/s" in result.stdout
+
+
+def test_replay_checks_the_final_boards_a_file_carries(tmp_path):
+    from games.engine import replay_record
+    from games.engine.interchange import player_board
+
+    raw = json.loads((FIXTURES / "game_recorded_2p_spirits.json").read_text())
+    state = replay_record(raw)
+    raw["boards"] = [player_board(state, seat) for seat in range(2)]
+    raw["game"] = {"title": "other fields are for people"}
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(raw))
+    assert run("replay", str(path))[0] == 0
+    raw["boards"] = raw["boards"][:1]
+    path.write_text(json.dumps(raw))
+    code, _, err = run("replay", str(path))
+    assert code == 2 and '"boards" must list the boards of the 2 players' in err

@@ -115,6 +115,9 @@ def test_a_real_worker_sends_the_turn_email(player, other_player, worker, tasks_
     game.refresh_from_db()
     assert f"{mover.public_name} has played: your turn in {game.title}" in message
     assert settings.SITE_URL + game.get_absolute_url() in message
+    # Both boards, drawn by the worker, travel inline with the HTML part.
+    assert message.count("Content-Type: image/png") == 2
+    assert "Content-Type: multipart/related" in message
 
 
 def wait_for_log(log_path: Path, text: str, times: int = 1) -> bool:
