@@ -13,13 +13,38 @@ import os
 import random
 from collections import deque
 
-from locust import FastHttpUser, constant, task
+from locust import FastHttpUser, constant, constant_pacing, task
 
 PLAN = json.loads(open(os.environ["BENCH_PLAN"]).read())  # noqa: SIM115
 GAMES = PLAN["games"]
 # Move clients by default post as htmx does (and get the changed fragments back); with
 # BENCH_HTMX=0 they post as a plain form without JavaScript (and get a redirect).
 HTMX = os.environ.get("BENCH_HTMX", "1") == "1"
+MOVE = "move (htmx)" if HTMX else "move (no JS)"  # the runner reads the row of this name
+
+
+class FloorUser(FastHttpUser):
+    """A player opening the floor page (bench/load/floor.py): the least a logged-in page does."""
+
+    host = PLAN["base_url"]
+    wait_time = constant(0)
+
+    @task
+    def floor(self) -> None:
+        seat = random.choice(random.choice(GAMES)["seats"])
+        with self.client.get(
+            "/bench/floor/", headers={"Cookie": seat["cookie"]}, name="floor", catch_response=True
+        ) as response:
+            if response.status_code != 200 or b'id="floor"' not in response.content:
+                response.failure(f"status {response.status_code}")
+
+
+class FloorBesideUser(FloorUser):
+    """One client asking for the floor ten times a second beside another scenario's clients, so
+    the runner compares each scenario's CPU with the floor's in the same seconds."""
+
+    fixed_count = 1
+    wait_time = constant_pacing(0.1)
 
 
 class PageUser(FastHttpUser):
@@ -102,7 +127,7 @@ class MoveUser(FastHttpUser):
             f"/games/{game['id']}/act/",
             data=data,
             headers=headers,
-            name="move",
+            name=MOVE,
             catch_response=True,
             allow_redirects=False,
         ) as response:
