@@ -13,7 +13,7 @@ import os
 import random
 from collections import deque
 
-from locust import FastHttpUser, constant, constant_pacing, task
+from locust import FastHttpUser, constant, task
 
 PLAN = json.loads(open(os.environ["BENCH_PLAN"]).read())  # noqa: SIM115
 GAMES = PLAN["games"]
@@ -37,14 +37,6 @@ class FloorUser(FastHttpUser):
         ) as response:
             if response.status_code != 200 or b'id="floor"' not in response.content:
                 response.failure(f"status {response.status_code}")
-
-
-class FloorBesideUser(FloorUser):
-    """One client asking for the floor ten times a second beside another scenario's clients, so
-    the runner compares each scenario's CPU with the floor's in the same seconds."""
-
-    fixed_count = 1
-    wait_time = constant_pacing(0.1)
 
 
 class PageUser(FastHttpUser):

@@ -14,6 +14,7 @@ subtracts. Production never loads this file.
 
 from __future__ import annotations
 
+import math
 import mmap
 import os
 import re
@@ -23,9 +24,13 @@ from pathlib import Path
 
 CLASSES = ("floor", "game page", "poll", "move (htmx)", "move (no JS)", "other")
 FIELDS = ("requests", "cpu", "queries", "bytes")
-SLOTS = 64  # worker ages wrap around this; a bench run restarts no worker
+# Requests by CPU time, in buckets 5% apart from 0.1 ms to 1 s (the last takes anything longer):
+# medians for a run on a busy machine, where a few requests the kernel slowed down skew a mean.
+BUCKET_LOW, BUCKET_STEP, BUCKETS = 1e-4, 1.05, 190
+SLOTS = 16  # worker ages wrap around this; a bench run restarts no worker
+_CELLS = len(FIELDS) + BUCKETS  # per worker and class
 METER_FILE = Path(os.environ.get("BENCH_METER", "var/bench/meter.bin"))
-_SIZE = SLOTS * len(CLASSES) * len(FIELDS) * 8
+_SIZE = SLOTS * len(CLASSES) * _CELLS * 8
 
 _GAME = re.compile(r"^/games/\d+/$")
 _POLL = re.compile(r"^/games/\d+/poll/$")
@@ -49,17 +54,45 @@ def classify(method: str, path: str, htmx: bool) -> int:
     return CLASSES.index(name)
 
 
-def read_totals(path: Path = METER_FILE) -> dict[str, dict[str, float]]:
-    """Every class's totals over all workers so far (zeros before the first request)."""
+def bucket(cpu: float) -> int:
+    if cpu <= BUCKET_LOW:
+        return 0
+    return min(BUCKETS - 1, int(math.log(cpu / BUCKET_LOW, BUCKET_STEP)))
+
+
+def read_totals(path: Path = METER_FILE) -> dict[str, dict]:
+    """Every class's totals over all workers so far (zeros before the first request), with
+    "buckets": the count of requests in each CPU time bucket."""
     data = path.read_bytes() if path.exists() else b""
     values = struct.unpack(f"{_SIZE // 8}d", data) if len(data) == _SIZE else (0.0,) * (_SIZE // 8)
-    totals = {name: dict.fromkeys(FIELDS, 0.0) for name in CLASSES}
+    totals = {name: {**dict.fromkeys(FIELDS, 0.0), "buckets": [0.0] * BUCKETS} for name in CLASSES}
     for slot in range(SLOTS):
         for c, name in enumerate(CLASSES):
-            base = (slot * len(CLASSES) + c) * len(FIELDS)
+            base = (slot * len(CLASSES) + c) * _CELLS
             for f, field in enumerate(FIELDS):
                 totals[name][field] += values[base + f]
+            for b in range(BUCKETS):
+                totals[name]["buckets"][b] += values[base + len(FIELDS) + b]
     return totals
+
+
+def difference(after: dict, before: dict) -> dict:
+    """What one class did between two readings of read_totals."""
+    delta = {field: after[field] - before[field] for field in FIELDS}
+    delta["buckets"] = [a - b for a, b in zip(after["buckets"], before["buckets"], strict=True)]
+    return delta
+
+
+def median(buckets: list[float]) -> float:
+    """The median CPU time in seconds, interpolated inside its bucket (0 without requests)."""
+    half, seen = sum(buckets) / 2, 0.0
+    for b, count in enumerate(buckets):
+        if count and seen + count >= half:
+            low = BUCKET_LOW * BUCKET_STEP**b if b else 0.0
+            high = BUCKET_LOW * BUCKET_STEP ** (b + 1)
+            return low + (high - low) * (half - seen) / count
+        seen += count
+    return 0.0
 
 
 def _count_query(execute, sql, params, many, context):
@@ -83,7 +116,7 @@ def post_worker_init(worker) -> None:
     with open(METER_FILE, "r+b") as f:
         shared = mmap.mmap(f.fileno(), _SIZE)
     _state["cells"] = memoryview(shared).cast("d")
-    _state["base"] = (worker.age % SLOTS) * len(CLASSES) * len(FIELDS)
+    _state["base"] = (worker.age % SLOTS) * len(CLASSES) * _CELLS
     # A sync worker serves every request on this thread, so this one wrapper sees every query.
     connection.execute_wrappers.append(_count_query)
 
@@ -104,8 +137,9 @@ def post_request(worker, req, environ, resp) -> None:
         sent = len("".join(status_and_headers)) + 2 + resp.sent
     htmx = environ.get("HTTP_HX_REQUEST") == "true"
     c = classify(req.method, req.path, htmx)
-    base = _state["base"] + c * len(FIELDS)
+    base = _state["base"] + c * _CELLS
     cells[base] += 1
     cells[base + 1] += cpu
     cells[base + 2] += _state["queries"]
     cells[base + 3] += sent
+    cells[base + len(FIELDS) + bucket(cpu)] += 1

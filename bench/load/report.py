@@ -38,14 +38,15 @@ def misses(result: dict, targets: dict) -> list[str]:
 
 
 HEADER = ("scenario", "clients", "requests", "req/s", "p50 ms", "p95 ms", "p99 ms",
-          "CPU ms/req", "floor ms", "x floor", "queries/req", "bytes/req (gzip)", "target",
+          "CPU ms/req (median)", "floor ms", "x floor", "queries/req", "bytes/req (gzip)", "target",
           "met")  # fmt: skip
 
 
 def row(r: dict) -> tuple[str, ...]:
     verdict = "✓" if not r["missed"] else "✗ " + ", ".join(r["missed"])
+    cpu = f"{r['cpu_ms']:.2f} ({r['cpu_median_ms']:.2f})"
     return (r["scenario"], str(r["clients"]), f"{r['requests']:,}", f"{r['rps']:.0f}",
-            f"{r['p50']:.0f}", f"{r['p95']:.0f}", f"{r['p99']:.0f}", f"{r['cpu_ms']:.2f}",
+            f"{r['p50']:.0f}", f"{r['p95']:.0f}", f"{r['p99']:.0f}", cpu,
             f"{r['floor_ms']:.2f}", f"{r['ratio']:.2f}x", f"{r['queries']:.2f}",
             f"{r['bytes']:,.0f}", describe(r["targets"]), verdict)  # fmt: skip
 

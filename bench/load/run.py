@@ -10,8 +10,8 @@ then run one scenario after another for a bounded time and print the table.
 
 Every figure of cost is measured in the gunicorn workers (bench/load/meter.py), and each scenario's
 server CPU per request is reported as a multiple of the floor's (bench/load/floor.py: session,
-user, one small query, a small template), which one client requests ten times a second beside
-every scenario: the same workers, the same seconds, so the ratio holds on a busy or a quiet day.
+user, one small query, a small template), served by the same workers in runs just before and
+just after the scenario: the ratio holds on a busy or a quiet day, when milliseconds do not.
 Redis database 15 is used (and flushed) so the development data in 0 is left alone. Targets are
 printed beside the figures; only --strict makes a missed target fail the run.
 """
@@ -32,6 +32,7 @@ import urllib.request
 from pathlib import Path
 
 import psutil  # installed with locust
+import redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
@@ -59,9 +60,9 @@ ENV = {
     "BENCH_METER": str(OUT / "meter.bin"),
 }
 
-# name, locust user class, clients, extra environment, targets (see bench/load/report.py)
+# name, locust user class, clients, extra environment (and targets: see bench/load/report.py)
+FLOOR = ("floor", "FloorUser", 10, {})
 SCENARIOS = [
-    ("floor", "FloorUser", 10, {}, {}),
     ("game page", "PageUser", 10, {}, {"ratio": 2.0, "p95": 100, "bytes": 20_000}),
     ("poll", "PollUser", 20, {}, {"ratio": 0.5, "queries": 0}),
     ("move (htmx)", "MoveUser", 10, {"BENCH_HTMX": "1", "BENCH_PART": "0/2"},
@@ -139,7 +140,12 @@ def start_gunicorn(workers: int) -> subprocess.Popen:
 
 
 def prime_versions() -> None:
-    """Poll every game once, so each version is in the cache (kept 60 s) for the poll run."""
+    """Poll every game once with the cache cleared, so each version is cached afresh (for 60 s,
+    longer than the poll run): the poll is measured while cached, its usual case."""
+    connection = redis.Redis(host="127.0.0.1", port=6379, db=REDIS_DB)
+    stale = list(connection.scan_iter("*game-version:*"))
+    if stale:
+        connection.delete(*stale)
     for game in json.loads(Path(ENV["BENCH_PLAN"]).read_text())["games"]:
         get(f"/games/{game['id']}/poll/?v={game['version']}&p={game['seats'][0]['presence']}")
 
@@ -181,16 +187,15 @@ def locust(user_classes: list[str], clients: int, seconds: float, env: dict, csv
 
 
 def run_scenario(name, user_class, clients, extra_env, seconds, server_pid) -> dict:
-    prefix = OUT / user_class.lower()
-    classes = [user_class] if name == "floor" else [user_class, "FloorBesideUser"]
-    total = clients if name == "floor" else clients + 1
+    """One scenario for `seconds`: locust's figures, and the workers' (bench/load/meter.py)."""
+    prefix = OUT / name.replace(" ", "-").replace("(", "").replace(")", "")
     cpu_before, pg_before, busy_before = cpu_seconds(server_pid), postgres_seconds(), busy_seconds()
     children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     metered_before = meter.read_totals()
     started = time.monotonic()
-    locust(classes, total, seconds, {**ENV, **extra_env}, csv_prefix=prefix)
+    locust([user_class], clients, seconds, {**ENV, **extra_env}, csv_prefix=prefix)
     elapsed = time.monotonic() - started
-    metered_after = meter.read_totals()
+    metered = meter.read_totals()
     cpu = cpu_seconds(server_pid) - cpu_before
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     locust_cpu = (children.ru_utime + children.ru_stime) - (
@@ -200,17 +205,11 @@ def run_scenario(name, user_class, clients, extra_env, seconds, server_pid) -> d
     busy = busy_seconds() - busy_before
     with open(f"{prefix}_stats.csv") as f:
         rows = {r["Name"]: r for r in csv.DictReader(f)}
-    row = rows.get(name, {"Request Count": 0, "Failure Count": 0, "Requests/s": 0, "50%": 0,
-                          "95%": 0, "99%": 0})  # fmt: skip
-    delta = {
-        c: {f: metered_after[c][f] - metered_before[c][f] for f in meter.FIELDS}
-        for c in meter.CLASSES
-    }
-    mine, floor = delta[name], delta["floor"]
+    row = rows.get(name, dict.fromkeys(("Failure Count", "Requests/s", "50%", "95%", "99%"), 0))
+    mine = meter.difference(metered[name], metered_before[name])
+    all_requests = sum(metered[c]["requests"] - metered_before[c]["requests"] for c in metered)
+    all_cpu = sum(metered[c]["cpu"] - metered_before[c]["cpu"] for c in metered)
     n = mine["requests"] or 1
-    all_requests = sum(d["requests"] for d in delta.values()) or 1
-    cpu_ms = 1000 * mine["cpu"] / n
-    floor_ms = 1000 * floor["cpu"] / (floor["requests"] or 1)
     return {
         "scenario": name,
         "clients": clients,
@@ -220,17 +219,16 @@ def run_scenario(name, user_class, clients, extra_env, seconds, server_pid) -> d
         "p50": float(row["50%"]),
         "p95": float(row["95%"]),
         "p99": float(row["99%"]),
-        "cpu_ms": cpu_ms,
-        "floor_ms": floor_ms,
-        "floor_requests": int(floor["requests"]),
-        "ratio": cpu_ms / floor_ms if floor_ms else 0.0,
+        "cpu_s": mine["cpu"],
+        "cpu_ms": 1000 * mine["cpu"] / n,
+        "cpu_median_ms": 1000 * meter.median(mine["buckets"]),
         "queries": mine["queries"] / n,
         "bytes": mine["bytes"] / n,
         # The gunicorn processes' whole CPU (accepting and parsing included) and PostgreSQL's,
-        # per request of the run (the floor's few included): for the capacity model.
-        "process_ms": 1000 * cpu / all_requests,
-        "metered_share": sum(d["cpu"] for d in delta.values()) / cpu if cpu else 0.0,
-        "pg_ms": 1000 * pg / all_requests,
+        # per request: for the capacity model.
+        "process_ms": 1000 * cpu / (all_requests or 1),
+        "metered_share": all_cpu / cpu if cpu else 0.0,
+        "pg_ms": 1000 * pg / (all_requests or 1),
         "elapsed": elapsed,
         # Where the machine's CPU went during the run, in cores (CPU seconds per second).
         "cores": {
@@ -240,6 +238,13 @@ def run_scenario(name, user_class, clients, extra_env, seconds, server_pid) -> d
             "other processes": max(0.0, busy - cpu - pg - locust_cpu) / elapsed,
         },
     }
+
+
+def against_floor(result: dict, floors: list[dict]) -> None:
+    """Compare a scenario with the floor runs just before and after it, weighed alike (the one
+    before may be longer: it is the floor's own row), as the scenario sits between them."""
+    result["floor_ms"] = sum(f["cpu_ms"] for f in floors) / len(floors)
+    result["ratio"] = result["cpu_ms"] / result["floor_ms"] if result["floor_ms"] else 0.0
 
 
 def main() -> None:
@@ -268,17 +273,27 @@ def main() -> None:
     if not args.skip_seed:
         prepare(games)
     server = start_gunicorn(args.workers)
-    results = []
+    floor_seconds = max(4, seconds // 3)
+    scenarios = [s for s in SCENARIOS if not args.only or args.only in s[0]]
+    results, slices = [], []
     try:
-        for name, user_class, clients, extra_env, targets in SCENARIOS:
-            if args.only and args.only not in name and name != "floor":
-                continue
-            # Warm-up (imports, templates, connections in every worker), not counted.
-            warm = "PageUser" if user_class == "MoveUser" else user_class
-            locust([warm, "FloorUser"], 4, 2, ENV)
+        # Warm-up (imports, templates, connections in every worker), not counted.
+        locust(["FloorUser", "PageUser", "PollUser"], 6, 3, ENV)
+        floor = run_scenario(*FLOOR, seconds, server.pid)
+        floor.update(targets={}, missed=report.misses(floor, {}), floor_ms=floor["cpu_ms"])
+        floor["ratio"] = 1.0
+        results.append(floor)
+        slices.append(floor)
+        for name, user_class, clients, extra_env, targets in scenarios:
+            if user_class == "MoveUser":
+                locust(["PageUser"], 4, 2, ENV)  # the move's answer renders parts of the page
             if name == "poll":
                 prime_versions()
             result = run_scenario(name, user_class, clients, extra_env, seconds, server.pid)
+            # The floor again, a shorter run: each scenario is compared with the floor just
+            # before and just after it, so a neighbour's load that comes and goes cancels out.
+            slices.append(run_scenario(*FLOOR, floor_seconds, server.pid))
+            against_floor(result, slices[-2:])
             result["targets"] = targets
             result["missed"] = report.misses(result, targets)
             results.append(result)
@@ -287,21 +302,19 @@ def main() -> None:
         server.wait(timeout=30)
 
     print(
-        f"\ngunicorn: {args.workers} sync workers, {os.cpu_count()} cores shared with locust, "
-        f"{seconds} s per scenario, {games} games. CPU: the workers' own clock per request;"
+        f"\ngunicorn: {args.workers} sync workers, {os.cpu_count()} cores shared with locust; "
+        f"{games} games; {seconds} s per scenario, each between two runs of the floor."
     )
-    print("'floor ms' is the floor's, measured beside each scenario in the same seconds.")
+    print("CPU: the workers' own clock per request (mean, and median in brackets); 'floor ms':")
+    print("the floor's in the runs just before and after the scenario.")
     print(report.table(results))
-    floor_run = next((r for r in results if r["scenario"] == "floor"), None)
-    if floor_run:
-        others = ", ".join(f"{r['scenario']} {r['cpu_ms'] / floor_run['cpu_ms']:.2f}x"
-                           for r in results if r is not floor_run)  # fmt: skip
-        print(f"\nAgainst the floor's own run ({floor_run['cpu_ms']:.2f} ms): {others}")
+    drift = ", ".join(f"{f['cpu_ms']:.2f}" for f in slices)
+    print(f"\nThe floor's CPU ms/req in its successive runs (the machine's drift): {drift}")
     print()
     print(report.per_core(results))
     print()
     print(report.cores(results, os.cpu_count() or 1))
-    (OUT / "results.json").write_text(json.dumps(results, indent=1))
+    (OUT / "results.json").write_text(json.dumps({"results": results, "floors": slices}, indent=1))
     print("\nEvery game replays to its stored state after the moves:")
     sh(str(BIN / "python"), "manage.py", "verify_games")
     missed = [f"{r['scenario']} ({', '.join(r['missed'])})" for r in results if r["missed"]]

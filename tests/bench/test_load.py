@@ -100,12 +100,13 @@ def test_the_hooks_add_each_request_to_its_class(tmp_path, monkeypatch):
     assert 0 <= page["cpu"] < 1
     assert totals["move (htmx)"]["requests"] == 1 and totals["move (htmx)"]["bytes"] == 0
     assert totals["floor"]["requests"] == 0
+    assert sum(page["buckets"]) == 2
 
 
 def result(**figures) -> dict:
     base = {"scenario": "game page", "clients": 10, "requests": 500, "failures": 0, "rps": 50,
-            "p50": 40, "p95": 90, "p99": 120, "cpu_ms": 9.0, "floor_ms": 5.0, "ratio": 1.8,
-            "queries": 6.0, "bytes": 9000}  # fmt: skip
+            "p50": 40, "p95": 90, "p99": 120, "cpu_ms": 9.0, "cpu_median_ms": 8.5,
+            "floor_ms": 5.0, "ratio": 1.8, "queries": 6.0, "bytes": 9000}  # fmt: skip
     return {**base, **figures}
 
 
@@ -117,5 +118,16 @@ def test_a_target_met_is_a_tick_and_a_miss_says_by_how_much():
     assert missed == ["ratio 2.31x", "p95 140 ms", "2 failed"]
     assert report.misses(result(queries=0.01), {"queries": 0}) == ["queries 0.01"]
     text = report.table([met])
-    assert "1.80x" in text and "≤ 2.0x floor, p95 ≤ 100 ms, ≤ 20,000 B" in text
+    assert "9.00 (8.50)" in text and "1.80x" in text
+    assert "≤ 2.0x floor, p95 ≤ 100 ms, ≤ 20,000 B" in text
     assert text.splitlines()[-1].endswith("| ✓")
+
+
+def test_the_median_reads_the_buckets_within_their_width():
+    buckets = [0.0] * meter.BUCKETS
+    buckets[meter.bucket(0.002)] = 3
+    buckets[meter.bucket(0.004)] = 5
+    buckets[meter.bucket(0.5)] = 3
+    assert abs(meter.median(buckets) - 0.004) < 0.004 * (meter.BUCKET_STEP - 1)
+    assert meter.bucket(0) == 0 and meter.bucket(60) == meter.BUCKETS - 1
+    assert meter.median([0.0] * meter.BUCKETS) == 0.0
