@@ -10,8 +10,9 @@ then run one scenario after another for a bounded time and print the table.
 
 Every figure of cost is measured in the gunicorn workers (bench/load/meter.py), and each scenario's
 server CPU per request is reported as a multiple of the floor's (bench/load/floor.py: session,
-user, one small query, a small template), served by the same workers in runs just before and
-just after the scenario: the ratio holds on a busy or a quiet day, when milliseconds do not.
+user, one small query, a small template), which the scenario's clients open a second in every
+four: the same workers in the same seconds, so the ratio holds on a busy or a quiet day, when
+milliseconds do not (on a shared machine they drift by half within a minute).
 Redis database 15 is used (and flushed) so the development data in 0 is left alone. Targets are
 printed beside the figures; only --strict makes a missed target fail the run.
 """
@@ -62,6 +63,7 @@ ENV = {
 
 # name, locust user class, clients, extra environment (and targets: see bench/load/report.py)
 FLOOR = ("floor", "FloorUser", 10, {})
+FLOOR_EVERY = 4  # seconds: a scenario's clients open the floor in the first quarter of each
 SCENARIOS = [
     ("game page", "PageUser", 10, {}, {"ratio": 2.0, "p95": 100, "bytes": 20_000}),
     ("poll", "PollUser", 20, {}, {"ratio": 0.5, "queries": 0}),
@@ -187,7 +189,12 @@ def locust(user_classes: list[str], clients: int, seconds: float, env: dict, csv
 
 
 def run_scenario(name, user_class, clients, extra_env, seconds, server_pid) -> dict:
-    """One scenario for `seconds`: locust's figures, and the workers' (bench/load/meter.py)."""
+    """One scenario for `seconds`: locust's figures, and the workers' (bench/load/meter.py).
+    Other than the floor's own run, the clients turn to the floor a quarter of the time, in
+    slices of FLOOR_EVERY seconds (bench/load/locustfile.py): `floor_ms` is from those slices."""
+    interleaved = name != "floor"
+    if interleaved:
+        extra_env = {**extra_env, "BENCH_FLOOR_EVERY": str(FLOOR_EVERY)}
     prefix = OUT / name.replace(" ", "-").replace("(", "").replace(")", "")
     cpu_before, pg_before, busy_before = cpu_seconds(server_pid), postgres_seconds(), busy_seconds()
     children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -207,7 +214,8 @@ def run_scenario(name, user_class, clients, extra_env, seconds, server_pid) -> d
         rows = {r["Name"]: r for r in csv.DictReader(f)}
     row = rows.get(name, dict.fromkeys(("Failure Count", "Requests/s", "50%", "95%", "99%"), 0))
     mine = meter.difference(metered[name], metered_before[name])
-    all_requests = sum(metered[c]["requests"] - metered_before[c]["requests"] for c in metered)
+    floor = meter.difference(metered["floor"], metered_before["floor"])
+    floor_ms = 1000 * floor["cpu"] / floor["requests"] if floor["requests"] else 0.0
     all_cpu = sum(metered[c]["cpu"] - metered_before[c]["cpu"] for c in metered)
     n = mine["requests"] or 1
     return {
@@ -215,20 +223,26 @@ def run_scenario(name, user_class, clients, extra_env, seconds, server_pid) -> d
         "clients": clients,
         "requests": int(mine["requests"]),
         "failures": int(row["Failure Count"]),
-        "rps": float(row["Requests/s"]),
+        # Per second of the scenario's own slices (three quarters of the run when interleaved).
+        "rps": float(row["Requests/s"]) * (4 / 3 if interleaved else 1),
         "p50": float(row["50%"]),
         "p95": float(row["95%"]),
         "p99": float(row["99%"]),
         "cpu_s": mine["cpu"],
         "cpu_ms": 1000 * mine["cpu"] / n,
         "cpu_median_ms": 1000 * meter.median(mine["buckets"]),
+        "floor_ms": floor_ms,
+        "floor_requests": int(floor["requests"]),
+        "ratio": 1000 * mine["cpu"] / n / floor_ms if floor_ms else 0.0,
         "queries": mine["queries"] / n,
         "bytes": mine["bytes"] / n,
-        # The gunicorn processes' whole CPU (accepting and parsing included) and PostgreSQL's,
-        # per request: for the capacity model.
-        "process_ms": 1000 * cpu / (all_requests or 1),
+        # For the capacity model: the gunicorn processes' whole CPU per request (accepting and
+        # parsing included: the metered time scaled by the share of the processes' time it
+        # covers), and PostgreSQL's (main() takes the floor's slices out of it).
         "metered_share": all_cpu / cpu if cpu else 0.0,
-        "pg_ms": 1000 * pg / (all_requests or 1),
+        "process_ms": 1000 * mine["cpu"] / n * (cpu / all_cpu if all_cpu else 1.0),
+        "pg_s": pg,
+        "pg_ms": 1000 * pg / n,
         "elapsed": elapsed,
         # Where the machine's CPU went during the run, in cores (CPU seconds per second).
         "cores": {
@@ -238,13 +252,6 @@ def run_scenario(name, user_class, clients, extra_env, seconds, server_pid) -> d
             "other processes": max(0.0, busy - cpu - pg - locust_cpu) / elapsed,
         },
     }
-
-
-def against_floor(result: dict, floors: list[dict]) -> None:
-    """Compare a scenario with the floor runs just before and after it, weighed alike (the one
-    before may be longer: it is the floor's own row), as the scenario sits between them."""
-    result["floor_ms"] = sum(f["cpu_ms"] for f in floors) / len(floors)
-    result["ratio"] = result["cpu_ms"] / result["floor_ms"] if result["floor_ms"] else 0.0
 
 
 def main() -> None:
@@ -273,27 +280,24 @@ def main() -> None:
     if not args.skip_seed:
         prepare(games)
     server = start_gunicorn(args.workers)
-    floor_seconds = max(4, seconds // 3)
     scenarios = [s for s in SCENARIOS if not args.only or args.only in s[0]]
-    results, slices = [], []
+    results = []
     try:
         # Warm-up (imports, templates, connections in every worker), not counted.
         locust(["FloorUser", "PageUser", "PollUser"], 6, 3, ENV)
         floor = run_scenario(*FLOOR, seconds, server.pid)
-        floor.update(targets={}, missed=report.misses(floor, {}), floor_ms=floor["cpu_ms"])
-        floor["ratio"] = 1.0
+        floor.update(targets={}, missed=report.misses(floor, {}))
         results.append(floor)
-        slices.append(floor)
         for name, user_class, clients, extra_env, targets in scenarios:
             if user_class == "MoveUser":
                 locust(["PageUser"], 4, 2, ENV)  # the move's answer renders parts of the page
             if name == "poll":
                 prime_versions()
-            result = run_scenario(name, user_class, clients, extra_env, seconds, server.pid)
-            # The floor again, a shorter run: each scenario is compared with the floor just
-            # before and just after it, so a neighbour's load that comes and goes cancels out.
-            slices.append(run_scenario(*FLOOR, floor_seconds, server.pid))
-            against_floor(result, slices[-2:])
+            # A third longer: a quarter of the run goes to the floor's slices.
+            run_seconds = seconds + seconds // 3
+            result = run_scenario(name, user_class, clients, extra_env, run_seconds, server.pid)
+            floor_pg = result["floor_requests"] * floor["pg_ms"] / 1000
+            result["pg_ms"] = 1000 * max(0.0, result["pg_s"] - floor_pg) / (result["requests"] or 1)
             result["targets"] = targets
             result["missed"] = report.misses(result, targets)
             results.append(result)
@@ -303,18 +307,16 @@ def main() -> None:
 
     print(
         f"\ngunicorn: {args.workers} sync workers, {os.cpu_count()} cores shared with locust; "
-        f"{games} games; {seconds} s per scenario, each between two runs of the floor."
+        f"{games} games; the floor for {seconds} s, then each scenario with the floor in the"
     )
-    print("CPU: the workers' own clock per request (mean, and median in brackets); 'floor ms':")
-    print("the floor's in the runs just before and after the scenario.")
+    print(f"first quarter of every {FLOOR_EVERY} s. CPU: the workers' own clock per request (mean,")
+    print("and median in brackets); 'floor ms': the floor's, in the same run as the scenario.")
     print(report.table(results))
-    drift = ", ".join(f"{f['cpu_ms']:.2f}" for f in slices)
-    print(f"\nThe floor's CPU ms/req in its successive runs (the machine's drift): {drift}")
     print()
     print(report.per_core(results))
     print()
     print(report.cores(results, os.cpu_count() or 1))
-    (OUT / "results.json").write_text(json.dumps({"results": results, "floors": slices}, indent=1))
+    (OUT / "results.json").write_text(json.dumps(results, indent=1))
     print("\nEvery game replays to its stored state after the moves:")
     sh(str(BIN / "python"), "manage.py", "verify_games")
     missed = [f"{r['scenario']} ({', '.join(r['missed'])})" for r in results if r["missed"]]
