@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format worker beat bench shots install migrate demo clean
+.PHONY: run test lint format worker beat serve bench bench-quick shots install migrate demo clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,11 +43,22 @@ worker: install    # one worker for every queue; in production see the README's 
 beat: install
 	$(BIN)/celery -A harmonies_site beat --loglevel=INFO
 
+# The production shape on one machine (Procfile: web, a worker per queue, beat), with the
+# environment of the README's "Running at scale" set; http://127.0.0.1:8000 unless PORT is set.
+serve: install
+	@test -n "$$DATABASE_URL" -a -n "$$REDIS_URL" || { echo "make serve needs DATABASE_URL and REDIS_URL (README: Running at scale)"; exit 1; }
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py collectstatic --no-input -v0
+	$(BIN)/honcho start -p $${PORT:-8000}
+
 bench: install
 	$(BIN)/python bench/bench_scoring.py
 	$(BIN)/python bench/bench_engine.py
-	$(BIN)/python bench/load/run.py    # gunicorn on PostgreSQL and Redis under locust, ~3 minutes
+	$(BIN)/python bench/load/run.py    # the table of ratios to the floor, ~3 minutes
 	$(BIN)/python bench/faults.py      # workers and Redis killed during play, ~1 minute
+
+bench-quick: install   # the load bench alone, 6 s per scenario on 60 games: a check, not figures
+	$(BIN)/python bench/load/run.py --quick
 
 shots: install   # every main page at 360 and 1280 px, and every email, into test-results/shots/
 	$(BIN)/python bench/shots.py

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import time
 from collections import deque
 
 from locust import FastHttpUser, constant, task
@@ -20,16 +21,50 @@ GAMES = PLAN["games"]
 # Move clients by default post as htmx does (and get the changed fragments back); with
 # BENCH_HTMX=0 they post as a plain form without JavaScript (and get a redirect).
 HTMX = os.environ.get("BENCH_HTMX", "1") == "1"
+MOVE = "move (htmx)" if HTMX else "move (no JS)"  # the runner reads the row of this name
 
 
-class PageUser(FastHttpUser):
-    """A player opening one of their games (any seat: the player to move or one who waits)."""
+# With BENCH_FLOOR_EVERY=N, every client of a scenario opens the floor page instead for the first
+# quarter of every N seconds of the clock, all together: the runner compares the scenario's CPU
+# with the floor's served by the same workers in the same seconds (the machine drifts within a
+# minute). Whole slices rather than a floor request now and then: a worker serving one kind of
+# request has it in its caches, as the floor's own run does.
+FLOOR_EVERY = float(os.environ.get("BENCH_FLOOR_EVERY", "0"))
 
+
+def floor_turn() -> bool:
+    return bool(FLOOR_EVERY) and time.time() % FLOOR_EVERY < FLOOR_EVERY / 4
+
+
+class BenchUser(FastHttpUser):
+    abstract = True
     host = PLAN["base_url"]
     wait_time = constant(0)
 
+    def open_floor(self) -> None:
+        seat = random.choice(random.choice(GAMES)["seats"])
+        with self.client.get(
+            "/bench/floor/", headers={"Cookie": seat["cookie"]}, name="floor", catch_response=True
+        ) as response:
+            if response.status_code != 200 or b'id="floor"' not in response.content:
+                response.failure(f"status {response.status_code}")
+
+
+class FloorUser(BenchUser):
+    """A player opening the floor page (bench/load/floor.py): the least a logged-in page does."""
+
+    @task
+    def floor(self) -> None:
+        self.open_floor()
+
+
+class PageUser(BenchUser):
+    """A player opening one of their games (any seat: the player to move or one who waits)."""
+
     @task
     def game_page(self) -> None:
+        if floor_turn():
+            return self.open_floor()
         game = random.choice(GAMES)
         seat = random.choice(game["seats"])
         with self.client.get(
@@ -42,14 +77,13 @@ class PageUser(FastHttpUser):
                 response.failure(f"status {response.status_code}")
 
 
-class PollUser(FastHttpUser):
+class PollUser(BenchUser):
     """An open game page asking "has anything changed?" (no session cookie, as the page does)."""
-
-    host = PLAN["base_url"]
-    wait_time = constant(0)
 
     @task
     def poll(self) -> None:
+        if floor_turn():
+            return self.open_floor()
         game = random.choice(GAMES)
         seat = random.choice(game["seats"])
         with self.client.get(
@@ -69,14 +103,13 @@ _part, _parts = map(int, os.environ.get("BENCH_PART", "0/1").split("/"))
 _queue = deque((g, 0, g["version"]) for g in GAMES[_part::_parts] if g["plan"])
 
 
-class MoveUser(FastHttpUser):
+class MoveUser(BenchUser):
     """The player to move posting legal actions, one turn at a time, game after game."""
-
-    host = PLAN["base_url"]
-    wait_time = constant(0)
 
     @task
     def play_a_turn(self) -> None:
+        if floor_turn():
+            return self.open_floor()
         if not _queue:
             self.environment.runner.quit()  # every planned action was played
             return
@@ -102,7 +135,7 @@ class MoveUser(FastHttpUser):
             f"/games/{game['id']}/act/",
             data=data,
             headers=headers,
-            name="move",
+            name=MOVE,
             catch_response=True,
             allow_redirects=False,
         ) as response:
