@@ -178,6 +178,11 @@ CELERY_TASK_ROUTES = {
     "games.send_reminder": {"queue": "mail"},
     "games.send_digest": {"queue": "mail"},
     "games.notify_game_over": {"queue": "mail"},
+    "games.notify_timeout": {"queue": "mail"},
+    "games.notify_invitation": {"queue": "mail"},
+    "games.notify_table_started": {"queue": "mail"},
+    "games.notify_invitation_declined": {"queue": "mail"},
+    "games.notify_table_cancelled": {"queue": "mail"},
     "accounts.*": {"queue": "mail"},  # account emails (confirmations, notices), if queued
 }
 
