@@ -30,6 +30,8 @@ SWEEPS = (
     # Turns past their time limit: a stand-in plays them or the late player is dropped (the
     # creator's choice), and everyone is told; each turn is acted on once.
     ("games.sweep_timeouts", 60, 50),
+    # Web Push claims older than two days: no task or sweep asks about them any more.
+    ("push.prune_deliveries", 60 * 60, 50 * 60),
 )
 
 app.conf.beat_schedule = {

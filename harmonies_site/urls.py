@@ -3,6 +3,7 @@ from django.urls import include, path
 
 from games.views import home
 from harmonies_site.views import csp_report
+from push.views import service_worker
 
 # htmx swaps refusals into the page: it gets an escaped fragment, a browser the whole page.
 handler403 = "harmonies_site.views.permission_denied"
@@ -15,4 +16,6 @@ urlpatterns = [
     path("", include("records.urls")),
     path("admin/", admin.site.urls),
     path("csp-report/", csp_report, name="csp_report"),
+    path("sw.js", service_worker, name="service_worker"),  # at the root: its scope is the site
+    path("push/", include("push.urls")),
 ]

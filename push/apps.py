@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class PushConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "push"
+    verbose_name = "Web Push notifications"
