@@ -63,7 +63,7 @@ def _json_body(request: HttpRequest) -> dict:
         raise endpoints.InvalidSubscription("The subscription is too long.")
     try:
         data = json.loads(request.body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         raise endpoints.InvalidSubscription("The browser's message was not JSON.") from None
     if not isinstance(data, dict):
         raise endpoints.InvalidSubscription("The browser sent no subscription.")
@@ -115,7 +115,7 @@ def unsubscribe(request: HttpRequest) -> JsonResponse:
         endpoint = _json_body(request).get("endpoint")
     except endpoints.InvalidSubscription as exc:
         return _refusal(str(exc))
-    if not isinstance(endpoint, str):
+    if not isinstance(endpoint, str) or not endpoint.isprintable():  # no NUL for PostgreSQL
         return _refusal("The browser did not say which subscription to forget.")
     request.user.push_subscriptions.filter(endpoint=endpoint).delete()
     return JsonResponse({"ok": True})

@@ -120,6 +120,10 @@ def test_the_browser_belongs_to_whoever_is_logged_in(client, player, other_playe
         ({"subscription": {"endpoint": "https://x.example/x", "keys": {"p256dh": "AA"}}},
          "p256dh key must be"),
         ({"subscription": {"endpoint": "https://x.example/" + "a" * 5000, "keys": {}}}, "too long"),
+        ("[" * 2000 + "]" * 2000, "was not JSON"),
+        (b"\xff\xfe", "was not JSON"),
+        ({"subscription": {"endpoint": "https://x.example/\u0000", "keys": Browser().keys()}},
+         "not a valid address"),
     ],
 )  # fmt: skip
 def test_a_forged_subscription_is_refused_in_words_and_nothing_stored(logged_in, body, reason):
@@ -195,6 +199,16 @@ def test_turning_off_forgets_only_that_players_device(logged_in, player, other_p
     post_json(logged_in, reverse("push:unsubscribe"), {"endpoint": theirs.endpoint})
     post_json(logged_in, reverse("push:unsubscribe"), {"endpoint": mine.endpoint})
     assert list(PushSubscription.objects.all()) == [theirs]
+
+
+@pytest.mark.usefixtures("push_on")
+def test_turning_off_a_forged_endpoint_is_refused_in_words(logged_in, device, player):
+    mine, _ = device(player)
+    for endpoint in [None, 3, mine.endpoint + "\x00"]:
+        response = post_json(logged_in, reverse("push:unsubscribe"), {"endpoint": endpoint})
+        assert response.status_code == 400
+        assert "which subscription" in response.json()["error"]
+    assert PushSubscription.objects.count() == 1
 
 
 @pytest.mark.usefixtures("push_on")
