@@ -257,10 +257,10 @@ else:
     EMAIL_FILE_PATH = Path(env.str("EMAIL_FILE_PATH", default=str(VAR_DIR / "mail")))
 
 # --- Web Push (the push app) -------------------------------------------------------------------
-# Notifications on players' devices, offered only when all three are set. Make a key pair with
-# `vapid --gen` (py-vapid) or any Web Push library: the public key as base64url of the 65-byte
-# uncompressed point, the private key as base64url (raw 32 bytes, or DER). The subject is a
-# mailto: or https: address where push services can reach the site's operator.
+# Notifications on players' devices, offered only when all three are set. `python manage.py
+# vapid_keys` prints a pair: the public key as base64url of the 65-byte uncompressed point, the
+# private key as base64url (raw 32 bytes, or DER). The subject is a mailto: or https: address
+# where push services can reach the site's operator.
 VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
 VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
 VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="")

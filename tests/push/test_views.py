@@ -237,3 +237,26 @@ def test_removing_a_device_from_the_profile(logged_in, player, other_player, dev
 )  # fmt: skip
 def test_devices_are_named_for_their_owner(agent, label):
     assert device_label(agent) == label
+
+
+def test_the_keys_command_prints_a_pair_the_site_accepts(vapid):
+    import io
+
+    from django.core.management import call_command
+
+    from push.checks import vapid_keys
+
+    out = io.StringIO()
+    call_command("vapid_keys", stdout=out)
+    pair = dict(line.split("=", 1) for line in out.getvalue().split())
+    with override_settings(VAPID_SUBJECT="mailto:ops@example.com", **pair):
+        assert vapid_keys(None) == []
+    with override_settings(VAPID_SUBJECT="mailto:ops@example.com", VAPID_PUBLIC_KEY=vapid.public,
+                           VAPID_PRIVATE_KEY=pair["VAPID_PRIVATE_KEY"]):  # fmt: skip
+        assert [e.id for e in vapid_keys(None)] == ["push.E003"]
+    with override_settings(VAPID_SUBJECT="", **pair):
+        assert [e.id for e in vapid_keys(None)] == ["push.E001"]
+    with override_settings(VAPID_SUBJECT="ops", VAPID_PUBLIC_KEY="x", VAPID_PRIVATE_KEY="!!"):
+        assert [e.id for e in vapid_keys(None)] == ["push.E002"]
+    with override_settings(VAPID_SUBJECT="ops@example.com", **pair):
+        assert [e.id for e in vapid_keys(None)] == ["push.E004"]
