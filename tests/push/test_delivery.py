@@ -290,3 +290,37 @@ def test_old_claims_are_pruned(game, device):
     )
     assert tasks_module().prune_deliveries() == 1
     assert PushDelivery.objects.count() == 1
+
+
+def test_the_first_turn_push_skips_the_player_whose_join_took_them_to_the_game(
+    player, other_player, device, push_service, django_capture_on_commit_callbacks
+):
+    device(player)
+    device(other_player)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = start_game(player, other_player)  # Bob's join starts it: he is on its page
+    first = user_to_move(game)
+    outcome = PushDelivery.objects.get(kind="turn").outcome
+    if first == other_player:
+        assert (outcome, push_service.received) == ("watching", [])
+    else:
+        assert outcome == "sent" and len(push_service.to("/wpush/alice-1")) == 1
+
+
+def test_without_keys_nothing_is_queued(
+    game, device, push_service, django_capture_on_commit_callbacks
+):
+    from django.test import override_settings
+
+    device(user_to_move(game))
+    with (
+        override_settings(VAPID_PRIVATE_KEY=""),
+        django_capture_on_commit_callbacks(execute=True) as queued,
+    ):
+        notify.turn_started(game.pk, turn_of(game))
+        notify.game_finished(game.pk)
+        notify.message_posted(game.pk, 1, game.created_by_id, "hi")
+        tasks.notify_turn(game.pk, turn_of(game))
+    assert queued == []
+    assert push_service.received == []
+    assert not PushDelivery.objects.exists()
