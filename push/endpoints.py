@@ -26,6 +26,10 @@ class InvalidSubscription(ValueError):
     """A subscription refused, with the reason in words for the player."""
 
 
+class HostNotFound(InvalidSubscription):
+    """DNS gave no answer: perhaps only for now (the sender retries rather than delete)."""
+
+
 @dataclass(frozen=True)
 class Subscription:
     endpoint: str
@@ -89,9 +93,9 @@ def check_endpoint(endpoint: str) -> None:
     try:
         found = socket.getaddrinfo(parts.hostname, 443, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError):
-        raise InvalidSubscription("The push endpoint's host could not be found.") from None
+        raise HostNotFound("The push endpoint's host could not be found.") from None
     if not found:
-        raise InvalidSubscription("The push endpoint's host could not be found.")
+        raise HostNotFound("The push endpoint's host could not be found.")
     for *_, sockaddr in found:
         if not _is_public(sockaddr[0]):
             raise InvalidSubscription("The push endpoint must be on the public internet.")

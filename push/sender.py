@@ -18,7 +18,7 @@ from django.utils import timezone
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
-from push.endpoints import InvalidSubscription, check_endpoint
+from push.endpoints import HostNotFound, InvalidSubscription, check_endpoint
 from push.models import PushSubscription
 
 logger = logging.getLogger(__name__)
@@ -64,6 +64,8 @@ def deliver(subscription: PushSubscription, payload: dict, ttl: int) -> str:
     "refused" (a final no for this push). Raises PushFailed when a retry may succeed."""
     try:
         check_endpoint(subscription.endpoint)  # again: the host's addresses may have changed
+    except HostNotFound as exc:  # DNS down for a moment: not a reason to forget the device
+        raise PushFailed(str(exc)) from exc
     except InvalidSubscription as exc:
         logger.warning("push subscription %s deleted: %s", subscription.pk, exc)
         subscription.delete()

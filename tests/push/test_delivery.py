@@ -324,3 +324,33 @@ def test_without_keys_nothing_is_queued(
     assert queued == []
     assert push_service.received == []
     assert not PushDelivery.objects.exists()
+
+
+def test_a_device_whose_host_turned_private_is_deleted_but_a_dns_outage_is_retried(
+    game, device, push_service, monkeypatch
+):
+    import socket
+
+    from django.test import override_settings
+
+    subscription, _ = device(user_to_move(game))
+    PushSubscription.objects.filter(pk=subscription.pk).update(
+        endpoint="https://push.example.net/wpush/1"
+    )
+    turn = turn_of(game)
+
+    def no_answer(*args, **kwargs):
+        raise socket.gaierror("Temporary failure in name resolution")
+
+    def rebound(host, port, *args, **kwargs):
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.0.0.8", port))]
+
+    with override_settings(PUSH_ALLOW_PRIVATE_ENDPOINTS=False):
+        monkeypatch.setattr(socket, "getaddrinfo", no_answer)
+        with pytest.raises(PushFailed):
+            deliveries.send_turn(game.pk, turn)
+        assert PushSubscription.objects.filter(pk=subscription.pk).exists()
+        monkeypatch.setattr(socket, "getaddrinfo", rebound)
+        assert deliveries.send_turn(game.pk, turn) == 0
+    assert not PushSubscription.objects.filter(pk=subscription.pk).exists()
+    assert push_service.received == []
