@@ -4,6 +4,8 @@ A subscription is what the browser's push service handed to our service worker: 
 secret URL at the browser vendor's push service) and the two keys the payload is encrypted to.
 """
 
+import hashlib
+
 from django.conf import settings
 from django.db import models
 
@@ -29,6 +31,12 @@ class PushSubscription(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_agent or 'A device'} of {self.user}"
+
+    @property
+    def endpoint_digest(self) -> str:
+        """What the profile page shows of the endpoint (a secret): its SHA-256, so that the page's
+        script can tell whether the site still knows this browser's subscription."""
+        return hashlib.sha256(self.endpoint.encode()).hexdigest()
 
     def as_info(self) -> dict:
         """The subscription as pywebpush (and the browser's `toJSON()`) spell it."""

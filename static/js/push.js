@@ -50,13 +50,26 @@
   var ready = navigator.serviceWorker.register(section.getAttribute("data-worker-url"), { scope: "/" })
     .then(function () { return navigator.serviceWorker.ready; });
 
+  // The page lists the SHA-256 of each endpoint the site knows (an endpoint is a secret).
+  function digest(text) {
+    return crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)).then(function (buffer) {
+      return Array.prototype.map.call(new Uint8Array(buffer), function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+    });
+  }
+  var known = (section.getAttribute("data-known") || "").split(" ").filter(Boolean);
+
   ready.then(function (registration) {
     return registration.pushManager.getSubscription().then(function (subscription) {
-      show(subscription);
-      // Still subscribed: store it again (its keys may have changed, or the device was removed).
-      if (subscription && Notification.permission === "granted") {
-        post(section.getAttribute("data-subscribe-url"), { subscription: subscription.toJSON() }).catch(function () {});
-      }
+      if (!subscription) { show(null); return null; }
+      return digest(subscription.endpoint).then(function (hex) {
+        if (known.indexOf(hex) === -1) {
+          // The site forgot it (removed in this list, or its push service said it was gone).
+          return subscription.unsubscribe().then(function () { show(null); });
+        }
+        var mark = document.querySelector('[data-endpoint-digest="' + hex + '"] .this-device');
+        if (mark) mark.hidden = false;
+        show(subscription);
+      });
     });
   }).catch(function () { say("Notifications could not be set up in this browser."); });
 

@@ -1,6 +1,7 @@
 """The service worker at /sw.js, subscribing a device, and the profile's device list; all of it
 absent without the VAPID settings."""
 
+import hashlib
 import json
 
 import pytest
@@ -86,6 +87,9 @@ def test_a_player_subscribes_a_device(logged_in, player, push_service):
     page = logged_in.get(reverse("profile")).content.decode()
     assert "Firefox on Android" in page
     assert reverse("push:remove_device", args=[stored.pk]) in page
+    # The page's script learns which endpoints the site knows by digest, never the endpoint.
+    assert sub["endpoint"] not in page
+    assert hashlib.sha256(sub["endpoint"].encode()).hexdigest() in page
 
 
 @pytest.mark.usefixtures("push_on")
