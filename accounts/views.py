@@ -17,6 +17,8 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 from django_ratelimit.core import is_ratelimited
 
+from push.profile import profile_context as push_context
+
 from . import emails
 from . import unsubscribe as unsubscribe_links
 from .forms import USERNAME_TAKEN, AwayForm, EmailPreferencesForm, ProfileForm, SignUpForm
@@ -143,6 +145,7 @@ def _profile_page(request: HttpRequest, status: int = 200, **forms) -> HttpRespo
         "form": forms.get("form") or ProfileForm(instance=user),
         "email_form": forms.get("email_form") or EmailPreferencesForm(instance=user),
         "away_form": forms.get("away_form") or AwayForm(initial={"away_until": user.away_until}),
+        **push_context(request),  # "Notifications on this device", when offered
     }
     if user.calendar_token:
         url = settings.SITE_URL + reverse("calendar_feed", args=[user.calendar_token])

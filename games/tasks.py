@@ -9,6 +9,7 @@ from django.utils import timezone
 from games import notifications, services, table_mail
 from games.models import Game
 from games.services import coaching
+from push import notify as push
 from records.tasks import record_game
 
 # Mail tasks retry when the mail server fails, after up to 1, 2, 4, 8, 16 minutes (jittered): all
@@ -55,6 +56,7 @@ def make_hint(game_id: int, version: int) -> bool:
 @shared_task(name="games.notify_turn", ignore_result=True, **MAIL_RETRY)
 def notify_turn(game_id: int, turn: int) -> bool:
     """The "your turn" email; a second run finds the turn already claimed."""
+    push.turn_started(game_id, turn)  # its own task and claim: a slow push service holds no email
     return notifications.send_turn(game_id, turn)
 
 
@@ -84,6 +86,7 @@ def act_on_timeout(game_id: int, turn: int) -> bool:
 
 @shared_task(name="games.notify_game_over", ignore_result=True, **MAIL_RETRY)
 def notify_game_over(game_id: int) -> int:
+    push.game_finished(game_id)
     return notifications.send_game_over(game_id)
 
 

@@ -32,6 +32,8 @@ SWEEPS = (
     ("games.sweep_timeouts", 60, 50),
     # Reviews of finished games whose task was lost (each is claimed, then made once).
     ("games.sweep_reviews", 10 * 60, 9 * 60),
+    # Web Push claims older than two days: no task or sweep asks about them any more.
+    ("push.prune_deliveries", 60 * 60, 50 * 60),
 )
 
 app.conf.beat_schedule = {

@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "records",
+    "push",
 ]
 
 MIDDLEWARE = [
@@ -184,6 +185,7 @@ CELERY_TASK_ROUTES = {
     "games.notify_invitation_declined": {"queue": "mail"},
     "games.notify_table_cancelled": {"queue": "mail"},
     "accounts.*": {"queue": "mail"},  # account emails (confirmations, notices), if queued
+    "push.*": {"queue": "mail"},  # Web Push, each its own task: a slow push service holds no email
 }
 
 # --- Auth ----------------------------------------------------------------------------------------
@@ -260,6 +262,18 @@ else:
     # EMAIL_BACKEND/EMAIL_FILE_PATH let a test's Celery worker write its mail where the test reads.
     EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="harmonies_site.mail.ConsoleAndFileBackend")
     EMAIL_FILE_PATH = Path(env.str("EMAIL_FILE_PATH", default=str(VAR_DIR / "mail")))
+
+# --- Web Push (the push app) -------------------------------------------------------------------
+# Notifications on players' devices, offered only when all three are set. `python manage.py
+# vapid_keys` prints a pair: the public key as base64url of the 65-byte uncompressed point, the
+# private key as base64url (raw 32 bytes, or DER). The subject is a mailto: or https: address
+# where push services can reach the site's operator.
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="")
+# Tests only: a push service on this machine (loopback, any port), trusted through this CA file.
+PUSH_ALLOW_PRIVATE_ENDPOINTS = env.bool("PUSH_ALLOW_PRIVATE_ENDPOINTS", default=False)
+PUSH_CA_BUNDLE = env.str("PUSH_CA_BUNDLE", default="")
 
 # --- Security (production) ------------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True

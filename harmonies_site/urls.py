@@ -4,6 +4,7 @@ from django.urls import include, path
 from games.ical import calendar_feed
 from games.views import home
 from harmonies_site.views import csp_report
+from push.views import service_worker
 
 # htmx swaps refusals into the page: it gets an escaped fragment, a browser the whole page.
 handler403 = "harmonies_site.views.permission_denied"
@@ -17,4 +18,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("csp-report/", csp_report, name="csp_report"),
     path("calendar/<str:token>.ics", calendar_feed, name="calendar_feed"),
+    path("sw.js", service_worker, name="service_worker"),  # at the root: its scope is the site
+    path("push/", include("push.urls")),
 ]

@@ -1,0 +1,356 @@
+"""Web Push for real: a local HTTPS push service receives each encrypted POST, and the test
+decrypts it with the browser's private key and checks the VAPID signature, as a browser and a
+push service would. Also: once per device, 404/410 delete the device, other errors retry."""
+
+import random
+from datetime import date, timedelta
+
+import pytest
+import time_machine
+from celery.exceptions import Retry
+from django.utils import timezone
+
+from accounts.models import User
+from games import presence, services, tasks
+from games.models import Game
+from push import deliveries, notify
+from push.models import PushDelivery, PushSubscription
+from push.sender import PushFailed
+from tests.games.helpers import (
+    play_one_action,
+    play_to_the_end,
+    play_turns,
+    start_game,
+    user_to_move,
+)
+from tests.push.conftest import SUBJECT
+from tests.push.service import verify_vapid
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("push_on")]
+
+
+@pytest.fixture
+def game(player, other_player):
+    """A game on its second turn: the first player has played."""
+    game = start_game(player, other_player)
+    return play_turns(game, turns=1)
+
+
+def turn_of(game: Game) -> int:
+    game.refresh_from_db()
+    return game.engine_state().turn
+
+
+def test_the_player_to_move_gets_an_encrypted_signed_push(game, device, push_service, vapid):
+    mover = user_to_move(game)
+    before = game.seats.exclude(user=mover).get().user
+    subscription, browser = device(mover)
+
+    assert deliveries.send_turn(game.pk, turn_of(game)) == 1
+
+    (received,) = push_service.received
+    assert browser.decrypt(received.body) == {
+        "title": f"Your turn in {game.title}",
+        "body": f"{before.public_name} has played.",
+        "url": f"/games/{game.pk}/",
+        "tag": f"game-{game.pk}",
+        "silent": False,
+    }
+    claims = verify_vapid(received.headers["authorization"], vapid, push_service.origin)
+    assert claims["sub"] == SUBJECT
+    assert received.headers["content-encoding"] == "aes128gcm"
+    assert received.headers["ttl"] == str(12 * 3600)
+    subscription.refresh_from_db()
+    assert subscription.last_ok_at is not None
+
+
+def test_each_device_of_the_player_gets_it_and_only_that_player(game, device, push_service):
+    mover = user_to_move(game)
+    (_, phone), (_, laptop) = device(mover), device(mover)
+    device(game.seats.exclude(user=mover).get().user)
+    assert deliveries.send_turn(game.pk, turn_of(game)) == 2
+    bodies = sorted(r.body for r in push_service.received)
+    assert len(bodies) == 2
+    titles = set()
+    for body in bodies:  # each is readable by exactly one of the two browsers
+        for browser in (phone, laptop):
+            try:
+                titles.add(browser.decrypt(body)["title"])
+            except Exception:
+                continue
+    assert titles == {f"Your turn in {game.title}"}
+
+
+def test_running_it_twice_pushes_once(game, device, push_service):
+    device(user_to_move(game))
+    turn = turn_of(game)
+    assert deliveries.send_turn(game.pk, turn) == 1
+    assert deliveries.send_turn(game.pk, turn) == 0
+    tasks.notify_turn(game.pk, turn)  # the email task (a retry, the sweep) queues the push again
+    assert len(push_service.received) == 1
+
+
+def test_a_410_deletes_the_subscription(game, device, push_service):
+    subscription, _ = device(user_to_move(game), path="/expired")
+    push_service.answers["/expired"] = 410
+    assert deliveries.send_turn(game.pk, turn_of(game)) == 0
+    assert len(push_service.to("/expired")) == 1
+    assert not PushSubscription.objects.filter(pk=subscription.pk).exists()
+    assert not PushDelivery.objects.exists()
+
+
+def test_a_404_deletes_the_subscription_too(game, device, push_service):
+    subscription, _ = device(user_to_move(game), path="/unknown")
+    push_service.answers["/unknown"] = 404
+    assert deliveries.send_turn(game.pk, turn_of(game)) == 0
+    assert not PushSubscription.objects.filter(pk=subscription.pk).exists()
+
+
+def test_a_failing_push_service_gives_the_claim_back_and_the_retry_sends_once(
+    game, device, push_service
+):
+    mover = user_to_move(game)
+    (_, _), (flaky, broken) = device(mover, path="/ok"), device(mover, path="/flaky")
+    push_service.answers["/flaky"] = 503
+    turn = turn_of(game)
+    with pytest.raises(PushFailed):
+        deliveries.send_turn(game.pk, turn)
+    assert PushSubscription.objects.filter(pk=flaky.pk).exists()  # kept: only unavailable
+    push_service.answers["/flaky"] = 201
+    assert deliveries.send_turn(game.pk, turn) == 1  # the retry: the flaky device only
+    assert len(push_service.to("/ok")) == 1
+    assert len(push_service.to("/flaky")) == 2
+    assert broken.decrypt(push_service.to("/flaky")[-1].body)["title"].startswith("Your turn")
+    assert deliveries.send_turn(game.pk, turn) == 0
+
+
+def test_the_task_asks_for_a_retry_when_the_push_service_is_busy(game, device, push_service):
+    device(user_to_move(game), path="/busy")
+    push_service.answers["/busy"] = 429
+    with pytest.raises(Retry):  # Celery schedules the task again (1, 2, 4... minutes later)
+        tasks_module().push_turn.apply(args=[game.pk, turn_of(game)], throw=True)
+    assert len(push_service.to("/busy")) == 1
+    assert not PushDelivery.objects.exists()  # the claim is free for the retry
+
+
+def tasks_module():
+    from push import tasks as push_tasks
+
+    return push_tasks
+
+
+def test_a_refusal_other_than_gone_is_final_for_that_push(game, device, push_service):
+    subscription, _ = device(user_to_move(game), path="/bad")
+    push_service.answers["/bad"] = 400
+    turn = turn_of(game)
+    assert deliveries.send_turn(game.pk, turn) == 0
+    assert PushDelivery.objects.get().outcome == "refused"
+    assert deliveries.send_turn(game.pk, turn) == 0
+    assert len(push_service.to("/bad")) == 1
+    assert PushSubscription.objects.filter(pk=subscription.pk).exists()
+
+
+def test_a_claim_left_by_a_worker_that_died_is_taken_again_later(game, device, push_service):
+    subscription, _ = device(user_to_move(game))
+    turn = turn_of(game)
+    PushDelivery.objects.create(
+        subscription=subscription, kind="turn", key=f"{game.pk}:{turn}", claimed_at=timezone.now()
+    )
+    assert deliveries.send_turn(game.pk, turn) == 0  # someone is sending it
+    PushDelivery.objects.update(claimed_at=timezone.now() - timedelta(minutes=6))
+    assert deliveries.send_turn(game.pk, turn) == 1
+    assert len(push_service.received) == 1
+
+
+def test_no_push_to_a_player_looking_at_the_game_and_none_later(game, device, push_service):
+    mover = user_to_move(game)
+    device(mover)
+    presence.mark_present(game.pk, mover.pk)
+    turn = turn_of(game)
+    assert deliveries.send_turn(game.pk, turn) == 0
+    assert PushDelivery.objects.get().outcome == "watching"
+    presence.mark_present(game.pk, mover.pk, at=timezone.now() - timedelta(minutes=3))
+    assert deliveries.send_turn(game.pk, turn) == 0  # the held email's sweep asks again: no
+    assert push_service.received == []
+
+
+def test_no_push_while_away(game, device, push_service):
+    mover = user_to_move(game)
+    device(mover)
+    User.objects.filter(pk=mover.pk).update(away_until=date.today() + timedelta(days=3))
+    assert deliveries.send_turn(game.pk, turn_of(game)) == 0
+    assert PushDelivery.objects.get().outcome == "away"
+    assert push_service.received == []
+
+
+def test_the_push_goes_even_with_turn_emails_off(game, device, push_service):
+    mover = user_to_move(game)
+    User.objects.filter(pk=mover.pk).update(email_turn=False)
+    device(mover)
+    assert deliveries.send_turn(game.pk, turn_of(game)) == 1
+
+
+def test_during_quiet_hours_it_arrives_silently(game, device, push_service):
+    mover = user_to_move(game)
+    _, browser = device(mover)
+    with time_machine.travel(timezone.now().replace(hour=23, minute=30), tick=False):
+        assert deliveries.send_turn(game.pk, turn_of(game)) == 1  # quiet 22:00-07:00 (UTC)
+    assert browser.decrypt(push_service.received[0].body)["silent"] is True
+
+
+def test_a_stale_turn_sends_nothing(game, device, push_service):
+    device(user_to_move(game))
+    assert deliveries.send_turn(game.pk, turn_of(game) - 1) == 0
+    assert push_service.received == []
+
+
+def test_ending_a_turn_pushes_through_the_email_task(
+    player, other_player, device, push_service, django_capture_on_commit_callbacks
+):
+    game = start_game(player, other_player)
+    waiting = game.seats.exclude(user=user_to_move(game)).get().user
+    _, browser = device(waiting)
+    rng = random.Random(3)
+    first = turn_of(game)
+    while turn_of(game) == first:
+        with django_capture_on_commit_callbacks(execute=True):
+            play_one_action(game, rng)
+    (received,) = push_service.received  # one per turn, not one per token
+    assert browser.decrypt(received.body)["title"] == f"Your turn in {game.title}"
+
+
+def test_every_player_gets_the_result_once(player, other_player, device, push_service):
+    game = play_to_the_end(start_game(player, other_player), seed=5)
+    assert services.finalize(game.pk) is True
+    browsers = {user.pk: device(user)[1] for user in (player, other_player)}
+    assert deliveries.send_game_over(game.pk) == 2
+    assert deliveries.send_game_over(game.pk) == 0
+    game.refresh_from_db()
+    for seat in game.seats.select_related("user"):
+        (received,) = push_service.to(
+            f"/wpush/{seat.user.username}-{1 if seat.user == player else 2}"
+        )
+        payload = browsers[seat.user_id].decrypt(received.body)
+        assert payload["title"] == f"Game over: {game.title}"
+        place = {1: "1st", 2: "2nd"}[seat.rank]
+        assert payload["body"] == f"You placed {place} with {seat.final_score} points."
+
+
+def test_the_game_over_task_queues_the_push(
+    player, other_player, device, push_service, django_capture_on_commit_callbacks
+):
+    game = play_to_the_end(start_game(player, other_player), seed=5)
+    services.finalize(game.pk)
+    device(player)
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.notify_game_over(game.pk)
+    assert len(push_service.received) == 1
+
+
+def test_a_message_goes_to_the_other_players_once(
+    player, other_player, stranger, device, push_service, django_capture_on_commit_callbacks
+):
+    game = start_game(player, other_player, stranger)
+    device(player)
+    _, bob = device(other_player)
+    device(stranger)
+    presence.mark_present(game.pk, stranger.pk)  # reading the table: no push
+    long_text = "Nice   move!\n" + "x" * 300
+
+    with django_capture_on_commit_callbacks(execute=True):
+        notify.message_posted(game.pk, 41, player.pk, long_text)
+        notify.message_posted(game.pk, 41, player.pk, long_text)  # the hook fired twice
+
+    (received,) = push_service.received
+    payload = bob.decrypt(received.body)
+    assert payload["title"] == f"Alice in {game.title}"
+    assert payload["body"].startswith("Nice move! xxx")
+    assert len(payload["body"]) == deliveries.MESSAGE_CHARS and payload["body"].endswith("…")
+    assert payload["tag"] == f"game-{game.pk}-talk"
+    with django_capture_on_commit_callbacks(execute=True):
+        notify.message_posted(game.pk, 42, other_player.pk, "Thanks")
+    assert len(push_service.received) == 2  # to Alice; Mallory still looking
+
+
+def test_a_stranger_cannot_push_to_a_table(player, other_player, stranger, device, push_service):
+    game = start_game(player, other_player)
+    device(player)
+    assert deliveries.send_message(game.pk, 7, stranger.pk, "hello") == 0
+    assert push_service.received == []
+
+
+def test_old_claims_are_pruned(game, device):
+    subscription, _ = device(user_to_move(game))
+    PushDelivery.objects.create(
+        subscription=subscription, kind="turn", key="1:1",
+        claimed_at=timezone.now() - timedelta(days=3), done_at=timezone.now(),
+    )  # fmt: skip
+    PushDelivery.objects.create(
+        subscription=subscription, kind="turn", key="1:2", claimed_at=timezone.now()
+    )
+    assert tasks_module().prune_deliveries() == 1
+    assert PushDelivery.objects.count() == 1
+
+
+def test_the_first_turn_push_skips_the_player_whose_join_took_them_to_the_game(
+    player, other_player, device, push_service, django_capture_on_commit_callbacks
+):
+    device(player)
+    device(other_player)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = start_game(player, other_player)  # Bob's join starts it: he is on its page
+    first = user_to_move(game)
+    outcome = PushDelivery.objects.get(kind="turn").outcome
+    if first == other_player:
+        assert (outcome, push_service.received) == ("watching", [])
+    else:
+        assert outcome == "sent" and len(push_service.to("/wpush/alice-1")) == 1
+
+
+def test_without_keys_nothing_is_queued(
+    game, device, push_service, django_capture_on_commit_callbacks
+):
+    from django.test import override_settings
+
+    device(user_to_move(game))
+    with (
+        override_settings(VAPID_PRIVATE_KEY=""),
+        django_capture_on_commit_callbacks(execute=True) as queued,
+    ):
+        notify.turn_started(game.pk, turn_of(game))
+        notify.game_finished(game.pk)
+        notify.message_posted(game.pk, 1, game.created_by_id, "hi")
+        tasks.notify_turn(game.pk, turn_of(game))
+    assert queued == []
+    assert push_service.received == []
+    assert not PushDelivery.objects.exists()
+
+
+def test_a_device_whose_host_turned_private_is_deleted_but_a_dns_outage_is_retried(
+    game, device, push_service, monkeypatch
+):
+    import socket
+
+    from django.test import override_settings
+
+    subscription, _ = device(user_to_move(game))
+    PushSubscription.objects.filter(pk=subscription.pk).update(
+        endpoint="https://push.example.net/wpush/1"
+    )
+    turn = turn_of(game)
+
+    def no_answer(*args, **kwargs):
+        raise socket.gaierror("Temporary failure in name resolution")
+
+    def rebound(host, port, *args, **kwargs):
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.0.0.8", port))]
+
+    with override_settings(PUSH_ALLOW_PRIVATE_ENDPOINTS=False):
+        monkeypatch.setattr(socket, "getaddrinfo", no_answer)
+        with pytest.raises(PushFailed):
+            deliveries.send_turn(game.pk, turn)
+        assert PushSubscription.objects.filter(pk=subscription.pk).exists()
+        monkeypatch.setattr(socket, "getaddrinfo", rebound)
+        assert deliveries.send_turn(game.pk, turn) == 0
+    assert not PushSubscription.objects.filter(pk=subscription.pk).exists()
+    assert push_service.received == []
