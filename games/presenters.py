@@ -18,6 +18,7 @@ from games import engine, presence, services
 from games.models import Game, Move, Seat
 from games.narration import COLOUR_WORDS, cell_words, describe, end_words, seat_mark
 from games.recap import Recap
+from games.services.talk import Conversation
 from games.svg import board_svg
 
 LOG_LENGTH = 25  # the newest moves on the game page; the full log has its own page
@@ -171,6 +172,8 @@ def game_page(
         "log": _log(game, by_position) if log is None else log,
         "log_limit": LOG_LENGTH,
         "recaps": recaps,
+        # Read only if the page draws the talk: a move's fragments leave it alone.
+        "talk": Conversation(game, viewer_seat, viewer_seat.user_id if viewer_seat else None),
     }
 
 

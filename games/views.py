@@ -19,6 +19,7 @@ from games.bot_players import bots_for
 from games.forms import InviteForm, NewGameForm
 from games.models import Game, Seat
 from games.presenters import LOG_LENGTH, full_log, game_page, log_entry
+from games.services import talk
 from games.sprite import sprite as game_sprite
 from harmonies_site.views import refusal_fragment
 
@@ -178,11 +179,15 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     )
     recap.mark_seen(my_seat, game)
     fragment = request.GET.get("fragment")
-    if request.htmx and fragment == "game":
-        return render(request, "games/game.html#game", context)
     if request.htmx and fragment == "select":
         return _fragments(request, context, CHANGED_BY["select"])
-    return render(request, "games/game.html", context)
+    response = render(
+        request,
+        "games/game.html#game" if request.htmx and fragment == "game" else "games/game.html",
+        context,
+    )
+    context["talk"].mark_read()  # what the page drew is seen (nothing is written otherwise)
+    return response
 
 
 @login_required
@@ -253,23 +258,27 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     must name a player seated here. Everyone else gets the answer a missing game gets, so the
     poll says nothing about which games exist or their versions."""
     viewer = presence.user_from_token(game_id, request.GET.get("p"))
+    wanted, wanted_talk = request.GET.get("v"), request.GET.get("t")
     if viewer is not None:
-        presence.mark_present(game_id, viewer)
+        if wanted is not None:  # a page on its own turn asks only about the talk: not looking
+            presence.mark_present(game_id, viewer)
     elif not (
         request.user.is_authenticated
         and Game.objects.filter(pk=game_id, seats__user_id=request.user.pk).exists()
     ):
         return _refuse(request, NO_POLL, 404)
-    version = services.cached_version(game_id)
-    if version is None:
-        version = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
-        if version is None:
-            return _refuse(request, NO_POLL, 404)
-        services.remember_version(game_id, version)
-    if str(version) == request.GET.get("v"):
+    versions = talk.poll_versions(game_id)
+    if versions is None:
+        return _refuse(request, NO_POLL, 404)
+    version, talk_version = versions
+    if wanted is not None and str(version) != wanted:
+        changed = "game-changed"  # the whole game is drawn again, its talk with it
+    elif wanted_talk is not None and str(talk_version) != wanted_talk:
+        changed = "talk-changed"
+    else:
         return HttpResponse(status=204)
     response = HttpResponse(status=200)
-    response["HX-Trigger"] = "game-changed"
+    response["HX-Trigger"] = changed
     return response
 
 

@@ -78,7 +78,36 @@
     wasMyTurn = now;
   });
 
-  var offer = document.getElementById("notify-offer");
+  // Table talk: a sent message empties the box (a refused one stays, with the reason under it),
+  // and the phone's action bar says how many messages are new.
+  document.body.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.detail.elt;
+    if (!form || form.id !== "talk-form" || !event.detail.successful) return;
+    form.reset();
+    var error = document.getElementById("talk-error");
+    if (error) error.textContent = "";
+  });
+
+  // Any refusal of a talk form goes under the form, whoever wrote it (the view retargets its
+  // own; the site's NUL-byte and CSRF refusals do not know the talk).
+  document.body.addEventListener("htmx:beforeSwap", function (event) {
+    var elt = event.detail.requestConfig && event.detail.requestConfig.elt;
+    var error = document.getElementById("talk-error");
+    if (event.detail.xhr.status < 400 || !error || !elt || !elt.closest || !elt.closest("#talk")) return;
+    event.detail.target = error;
+    event.detail.swapOverride = "innerHTML";
+  });
+
+  function showTalkCount() {
+    var messages = document.getElementById("talk-messages");
+    var count = messages ? parseInt(messages.getAttribute("data-unread"), 10) || 0 : 0;
+    var spots = document.querySelectorAll(".talk-jump-count");
+    for (var i = 0; i < spots.length; i++) spots[i].textContent = count ? "(" + count + ")" : "";
+  }
+  showTalkCount();
+  document.body.addEventListener("htmx:afterSettle", showTalkCount);
+
+    var offer = document.getElementById("notify-offer");
   if (offer && "Notification" in window && Notification.permission === "default") {
     offer.hidden = false;
     document.getElementById("notify-button").addEventListener("click", function () {
