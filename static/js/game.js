@@ -82,7 +82,8 @@
   // and the phone's action bar says how many messages are new.
   document.body.addEventListener("htmx:afterRequest", function (event) {
     var form = event.detail.elt;
-    if (!form || form.id !== "talk-form" || !event.detail.successful) return;
+    // Refusals count as "successful" here (the page's htmx-config swaps 4xx), hence the status.
+    if (!form || form.id !== "talk-form" || event.detail.xhr.status >= 300) return;
     form.reset();
     var error = document.getElementById("talk-error");
     if (error) error.textContent = "";
