@@ -81,7 +81,10 @@ def test_two_players_chat_a_stranger_is_kept_out_and_the_turn_email_carries_the_
     assert "Thanks, you too!" not in email.body and "let me in" not in email.body
 
 
-def test_on_a_phone_the_talk_is_one_tap_from_the_action_bar(live_server, new_page, screenshots):
+def test_on_a_phone_the_talk_is_one_tap_from_the_action_bar_and_keeps_a_draft(
+    live_server, new_page, screenshots, settings
+):
+    settings.GAME_POLL_SECONDS = 1
     game = start_game(UserFactory(), UserFactory())
     waiting = game.seats.exclude(user=user_to_move(game)).get().user
     page = new_page(360, 800)
@@ -92,5 +95,10 @@ def test_on_a_phone_the_talk_is_one_tap_from_the_action_bar(live_server, new_pag
     expect(page.locator("#talk-text")).to_be_in_viewport()
     say(page, "Hello from a phone")
     page.screenshot(path=str(screenshots / "talk-360.png"))
+    # A half-written message survives the board being redrawn when the other player moves.
+    page.locator("#talk-text").fill("Half a thou")
+    play_turns(game, turns=1)
+    expect(page.locator("#controls")).to_contain_text("Your turn", timeout=10_000)
+    expect(page.locator("#talk-text")).to_have_value("Half a thou")
     page.goto(live_server.url + game.get_absolute_url())
     assert page.locator("#central").bounding_box()["y"] == board_top  # the board stays on top

@@ -359,3 +359,18 @@ def test_the_game_page_costs_one_query_for_the_talk_however_long(
     client.get(url)  # reads them and marks them seen: one more write, once
     with django_assert_num_queries(without_messages):
         assert b"m29" in client.get(url).content
+
+
+def test_playing_a_move_reads_no_talk(game, player):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    talk.post(game_id=game.pk, user=player, text="hello")
+    game.refresh_from_db()
+    mover = user_to_move(game)
+    client = as_user(mover)
+    data = {**first_legal(game), "version": game.version}
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(reverse("games:act", args=[game.pk]), data, headers=HTMX)
+    assert response.status_code == 200
+    assert not [q for q in queries.captured_queries if "games_message" in q["sql"]]
