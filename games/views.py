@@ -82,7 +82,9 @@ def my_games(request: HttpRequest) -> HttpResponse:
     )
     invitations = Paginator(invited, INVITATIONS_PAGE).get_page(request.GET.get("invitations"))
     your_turn, waiting, open_tables = [], [], []
+    unread = talk.unread_counts(user)
     for game in games:
+        game.unread_talk = unread.get(game.pk, 0)
         seat = next(s for s in game.seats.all() if s.user_id == user.pk)
         game.to_move = next((s for s in game.seats.all() if s.position == game.current_seat), None)
         if game.status == Game.Status.OPEN:

@@ -374,3 +374,16 @@ def test_playing_a_move_reads_no_talk(game, player):
         response = client.post(reverse("games:act", args=[game.pk]), data, headers=HTMX)
     assert response.status_code == 200
     assert not [q for q in queries.captured_queries if "games_message" in q["sql"]]
+
+
+def test_my_games_marks_games_with_unread_messages(game, player, other_player, stranger):
+    other = start_game(other_player, stranger)
+    talk.post(game_id=game.pk, user=player, text="one")
+    talk.post(game_id=game.pk, user=player, text="two")
+    talk.post(game_id=other.pk, user=stranger, text="elsewhere")
+    talk.post(game_id=other.pk, user=other_player, text="my own")  # seen: it was mine
+    page = as_user(other_player).get(reverse("games:mine")).content.decode()
+    assert page.count("new message") == 1 and "2 new messages" in page
+    assert talk.unread_counts(player) == {}
+    as_user(other_player).get(game.get_absolute_url())  # read on the game page
+    assert talk.unread_counts(other_player) == {}

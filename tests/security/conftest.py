@@ -164,9 +164,7 @@ def fingerprint() -> tuple:
     return (
         list(Game.objects.order_by("pk").values_list("pk", "version", "status")),
         Move.objects.count(),
-        list(
-            Seat.objects.order_by("pk").values_list("pk", "user_id", "resigned_at", "talk_muted")
-        ),
+        list(Seat.objects.order_by("pk").values_list("pk", "user_id", "resigned_at", "talk_muted")),
         list(Message.objects.order_by("pk").values_list("pk", "deleted_at", "hidden_by_staff")),
         list(Invitation.objects.order_by("pk").values_list("pk", flat=True)),
         list(User.objects.order_by("pk").values_list("pk", "password", *EMAIL_KINDS.values())),
