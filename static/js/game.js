@@ -105,10 +105,22 @@
     var spots = document.querySelectorAll(".talk-jump-count");
     for (var i = 0; i < spots.length; i++) spots[i].textContent = count ? "(" + count + ")" : "";
   }
+  // The newest message is at the bottom of the list: show it whenever the list grows or shrinks.
+  var talkSize = -1;
+  function showNewest() {
+    var list = document.querySelector("#talk-messages .talk-list");
+    if (!list) return;
+    if (list.children.length !== talkSize) list.scrollTop = list.scrollHeight;
+    talkSize = list.children.length;
+  }
   showTalkCount();
-  document.body.addEventListener("htmx:afterSettle", showTalkCount);
+  showNewest();
+  document.body.addEventListener("htmx:afterSettle", function () {
+    showTalkCount();
+    showNewest();
+  });
 
-    var offer = document.getElementById("notify-offer");
+  var offer = document.getElementById("notify-offer");
   if (offer && "Notification" in window && Notification.permission === "default") {
     offer.hidden = false;
     document.getElementById("notify-button").addEventListener("click", function () {

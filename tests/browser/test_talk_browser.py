@@ -43,6 +43,10 @@ def test_two_players_chat_a_stranger_is_kept_out_and_the_turn_email_carries_the_
     waiting_page.locator("#talk-form").get_by_role("button", name="Send").click()
     expect(waiting_page.locator("#talk-error")).to_contain_text("without HTML tags")
     expect(waiting_page.locator("#talk-text")).to_have_value("<b>Good luck!</b>")  # kept
+    waiting_page.locator("#talk-text").fill("nul\x00byte")
+    waiting_page.locator("#talk-form").get_by_role("button", name="Send").click()
+    expect(waiting_page.locator("#talk-error")).to_contain_text("a character it cannot have")
+    expect(waiting_page.locator("#talk-messages")).to_contain_text("No messages yet.")
     say(waiting_page, "Good luck! Rules: https://example.org/rules")
     arrived = mover_page.locator("#talk-messages .talk-message", has_text="Good luck!")
     expect(arrived).to_be_visible(timeout=10_000)
