@@ -1,7 +1,8 @@
 """Signals of the table talk, for features that react to it without the talk knowing them.
 
-`message_posted` is sent once the message is committed, with `message` (a games.models.Message,
-its game and author loaded as ids). Web Push, for one, can tell the other players from here.
+`message_posted` is sent once the message is committed (never for a refused or rolled-back one),
+with `message`: the games.models.Message, with `game_id`, `author_id`, `position` and `text`.
+Web Push, for one, can tell the other players from here (`Seat.talk_muted` says who muted it).
 """
 
 from django.dispatch import Signal

@@ -8,6 +8,8 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games import presence, services
 from games.models import Game, Message, Seat
@@ -387,3 +389,20 @@ def test_my_games_marks_games_with_unread_messages(game, player, other_player, s
     assert talk.unread_counts(player) == {}
     as_user(other_player).get(game.get_absolute_url())  # read on the game page
     assert talk.unread_counts(other_player) == {}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*"ab <>&\"'`/:.()=\n", "https://", "http://"])).map("".join))
+def test_any_text_comes_out_escaped_and_whole(text):
+    import html as html_module
+    import re
+
+    from games.templatetags.talk import talk_text
+
+    out = str(talk_text(text))
+    anchors = re.compile(r'<a href="([^"]*)" rel="nofollow noopener" target="_blank">([^<]*)</a>')
+    for href, shown in anchors.findall(out):
+        assert href == shown and href.startswith(("http://", "https://"))
+    bare = anchors.sub(lambda m: m.group(2), out)
+    assert "<" not in bare and ">" not in bare and '"' not in bare
+    assert html_module.unescape(bare) == text
