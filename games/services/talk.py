@@ -195,7 +195,10 @@ class Conversation:
         messages = list(reversed(newest))
         seen, now = self.seen_before, timezone.now()
         for message in messages:
-            message.is_new = message.pk > seen and message.author_id != self.viewer_id
+            # Only a player has a "last looked": a spectator's view marks nothing new.
+            message.is_new = (
+                self.seat is not None and message.pk > seen and message.author_id != self.viewer_id
+            )
             message.is_mine = message.author_id == self.viewer_id
             message.deletable = (
                 message.is_mine and self.can_post and now - message.created_at <= DELETE_WINDOW

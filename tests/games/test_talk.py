@@ -188,6 +188,8 @@ def test_a_finished_game_is_read_only_and_open_to_any_player(game, player, stran
     spectator = as_user(stranger).get(talk_url(game))
     assert spectator.status_code == 200 and b"Well played" in spectator.content
     assert b"Only the game&#x27;s players write here." in spectator.content
+    assert b"is-new" not in spectator.content  # a spectator has nothing unread
+    assert b"since you last looked" not in spectator.content
     assert b"<textarea" not in spectator.content
     assert say(stranger, game, "hi").status_code == 403
     assert Message.objects.count() == 1
