@@ -408,3 +408,19 @@ def test_any_text_comes_out_escaped_and_whole(text):
     bare = anchors.sub(lambda m: m.group(2), out)
     assert "<" not in bare and ">" not in bare and '"' not in bare
     assert html_module.unescape(bare) == text
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(max_size=600))
+def test_whatever_is_typed_is_stored_clean_or_refused_in_words(text):
+    import unicodedata
+
+    try:
+        clean = talk.clean_text(text)
+    except talk.TalkRefused as exc:
+        assert exc.status == 400 and exc.message.endswith(".")
+        return
+    assert 0 < len(clean) <= talk.MAX_LENGTH and clean == clean.strip()
+    assert "\x00" not in clean and "\r" not in clean
+    assert all(unicodedata.category(c) != "Cc" or c in "\n\t" for c in clean)
+    assert not talk._TAG.search(clean)
