@@ -9,7 +9,8 @@ moves with it.
 from django.contrib import admin
 from django.http import HttpRequest
 
-from games.models import Game, Invitation, Seat
+from games.models import Game, Invitation, Message, Seat
+from games.services import talk
 
 SECRET_UNTIL_OVER = "hidden until the game is over"
 
@@ -102,3 +103,28 @@ class GameAdmin(admin.ModelAdmin):
     @admin.display(description="state")
     def state_once_over(self, game: Game) -> str:
         return game.state if game.status == Game.Status.FINISHED else SECRET_UNTIL_OVER
+
+
+@admin.register(Message)
+class MessageAdmin(admin.ModelAdmin):
+    """Table talk, for moderation: staff hide a message (never edit it); hiding redraws the
+    talk on the game's open pages and keeps the row for the record."""
+
+    list_display = ["id", "game", "author", "created_at", "text", "deleted_at", "hidden_by_staff"]
+    list_filter = ["hidden_by_staff"]
+    search_fields = ["=game__id", "author__username", "text"]
+    date_hierarchy = "created_at"
+    fields = ["game", "author", "position", "text", "created_at", "deleted_at", "hidden_by_staff"]
+    readonly_fields = fields
+    actions = ["hide_messages"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    @admin.action(description="Hide the selected messages from the players", permissions=["view"])
+    def hide_messages(self, request: HttpRequest, queryset) -> None:
+        hidden = talk.hide(queryset.filter(hidden_by_staff=False))
+        self.message_user(request, f"{hidden} message{'s' if hidden != 1 else ''} hidden.")

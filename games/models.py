@@ -90,6 +90,9 @@ class Game(models.Model):
     seed = models.BigIntegerField(null=True, blank=True)
     state = models.TextField(blank=True, help_text="Engine state, canonical JSON.")
     version = models.PositiveIntegerField(default=0, help_text="Bumped on every change.")
+    # Bumped when the table talk changes (a message posted, deleted or hidden): open pages poll
+    # it beside `version`, so a message never makes a move's page stale.
+    talk_version = models.PositiveIntegerField(default=0)
     # Moves logged so far: the next one is number move_count + 1, known without counting the
     # log while the row is locked.
     move_count = models.PositiveIntegerField(default=0)
@@ -204,6 +207,10 @@ class Seat(models.Model):
     seen_move = models.PositiveIntegerField(default=0)
     # Claimed before the "table cancelled" email is sent to this player.
     cancel_emailed_at = models.DateTimeField(null=True, blank=True)
+    # Table talk: the newest message id this player has had in front of them (what is newer is
+    # unread, and goes in their emails), and whether they muted the game's messages.
+    talk_seen = models.PositiveIntegerField(default=0)
+    talk_muted = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["position", "joined_at"]
@@ -363,3 +370,26 @@ class Review(models.Model):
 
     def __str__(self) -> str:
         return f"review of seat {self.position} in game {self.game_id}"
+
+
+class Message(models.Model):
+    """A line of table talk: plain text, written by a seated player while the game is on.
+
+    Never edited: the author may delete it for a short while (`deleted_at`), staff may hide it in
+    the admin; either way it is no longer shown or emailed, and the row stays for the record.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="messages")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveSmallIntegerField(help_text="The author's seat.")
+    text = models.TextField()
+    created_at = models.DateTimeField(default=timezone.now)
+    deleted_at = models.DateTimeField(null=True, blank=True)
+    hidden_by_staff = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["game", "pk"]
+        indexes = [models.Index(fields=["game", "-id"])]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} message {self.pk}"

@@ -24,6 +24,7 @@ from games import emails, mail_pictures, presence
 from games.models import Game, Move, Seat, names_in_words
 from games.narration import describe, end_words
 from games.reminders import next_reminder
+from games.services.talk import unread_for
 
 # A turn email not claimed this long after the turn started was missed (broker or worker down).
 MISSED_AFTER = timedelta(minutes=2)
@@ -118,6 +119,7 @@ def send_turn(game_id: int, turn: int) -> bool:
         "stand_in": last is not None and last.user_id is None and not last.detail.get("bot"),
         "timed_out": last is not None and bool(last.detail.get("timed_out")),
         "sentences": [describe(m.action, m.detail, mover.public_name) for m in moves],
+        **_talk(seat),
     }
     mover_seat = by_position[previous] if moves else None
     ctx["pictures"] = mail_pictures.turn_pictures(game, seat, mover_seat)
@@ -125,6 +127,12 @@ def send_turn(game_id: int, turn: int) -> bool:
         emails.turn(user, ctx)
     ours.update(turn_email_claimed_at=None)
     return True
+
+
+def _talk(seat: Seat) -> dict[str, Any]:
+    """The table talk the player has not seen yet (none from a muted game), for an email."""
+    messages, more = unread_for(seat)
+    return {"talk": messages, "more_talk": more}
 
 
 def held_until(game: Game, seats: list[Seat], seat: Seat, now: datetime) -> datetime:
@@ -272,7 +280,11 @@ def send_digest(user_id: int, day: date) -> bool:
     if not claimed or not user.wants_email("digest"):
         return False
     games = [
-        {**_game_context(g, list(g.seats.all()), user), "deadline": g.turn_deadline}
+        {
+            **_game_context(g, list(g.seats.all()), user),
+            "deadline": g.turn_deadline,
+            **_talk(next(s for s in g.seats.all() if s.user_id == user.pk)),
+        }
         for g in waiting_games(user)
     ]
     if not games:

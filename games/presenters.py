@@ -19,6 +19,7 @@ from games.models import Game, Move, Seat
 from games.narration import COLOUR_WORDS, cell_words, describe, end_words, seat_mark
 from games.recap import Recap
 from games.services import coaching
+from games.services.talk import Conversation
 from games.svg import board_svg
 
 LOG_LENGTH = 25  # the newest moves on the game page; the full log has its own page
@@ -175,6 +176,8 @@ def game_page(
         "recaps": recaps,
         # Solo and unrated games only: in a game that may be rated the players are on their own.
         "hint_allowed": my_turn and not coaching.may_be_rated(game, seats),
+        # Read only if the page draws the talk: a move's fragments leave it alone.
+        "talk": Conversation(game, viewer_seat, viewer_seat.user_id if viewer_seat else None),
     }
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import rematch_views, views, views_coaching
+from . import rematch_views, views, views_coaching, views_talk
 
 app_name = "games"
 
@@ -19,6 +19,9 @@ urlpatterns = [
     path("<int:game_id>/act/", views.act, name="act"),
     path("<int:game_id>/log/", views.move_log, name="log"),
     path("<int:game_id>/poll/", views.poll, name="poll"),
+    path("<int:game_id>/talk/", views_talk.conversation, name="talk"),
+    path("<int:game_id>/talk/mute/", views_talk.mute, name="talk-mute"),
+    path("<int:game_id>/talk/<int:message_id>/delete/", views_talk.delete, name="talk-delete"),
     path("<int:game_id>/join/", views.join, name="join"),
     path("<int:game_id>/review/", views_coaching.review, name="review"),
     path("<int:game_id>/hint/", views_coaching.hint, name="hint"),

@@ -20,6 +20,7 @@ from games.forms import InviteForm, NewGameForm
 from games.models import Game, Seat
 from games.presenters import LOG_LENGTH, full_log, game_page, log_entry
 from games.rematch_views import rematch_offer
+from games.services import talk
 from games.sprite import sprite as game_sprite
 from harmonies_site.views import refusal_fragment
 
@@ -82,7 +83,9 @@ def my_games(request: HttpRequest) -> HttpResponse:
     )
     invitations = Paginator(invited, INVITATIONS_PAGE).get_page(request.GET.get("invitations"))
     your_turn, waiting, open_tables = [], [], []
+    unread = talk.unread_counts(user)
     for game in games:
+        game.unread_talk = unread.get(game.pk, 0)
         seat = next(s for s in game.seats.all() if s.user_id == user.pk)
         game.to_move = next((s for s in game.seats.all() if s.position == game.current_seat), None)
         if game.status == Game.Status.OPEN:
@@ -181,11 +184,15 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     recap.mark_seen(my_seat, game)
     context.update(rematch_offer(game, my_seat))
     fragment = request.GET.get("fragment")
-    if request.htmx and fragment == "game":
-        return render(request, "games/game.html#game", context)
     if request.htmx and fragment == "select":
         return _fragments(request, context, CHANGED_BY["select"])
-    return render(request, "games/game.html", context)
+    response = render(
+        request,
+        "games/game.html#game" if request.htmx and fragment == "game" else "games/game.html",
+        context,
+    )
+    context["talk"].mark_read()  # what the page drew is seen (nothing is written otherwise)
+    return response
 
 
 @login_required
@@ -255,23 +262,27 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     must name a player seated here. Everyone else gets the answer a missing game gets, so the
     poll says nothing about which games exist or their versions."""
     viewer = presence.user_from_token(game_id, request.GET.get("p"))
+    wanted, wanted_talk = request.GET.get("v"), request.GET.get("t")
     if viewer is not None:
-        presence.mark_present(game_id, viewer)
+        if wanted is not None:  # a page on its own turn asks only about the talk: not looking
+            presence.mark_present(game_id, viewer)
     elif not (
         request.user.is_authenticated
         and Game.objects.filter(pk=game_id, seats__user_id=request.user.pk).exists()
     ):
         return _refuse(request, NO_POLL, 404)
-    version = services.cached_version(game_id)
-    if version is None:
-        version = Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
-        if version is None:
-            return _refuse(request, NO_POLL, 404)
-        services.remember_version(game_id, version)
-    if str(version) == request.GET.get("v"):
+    versions = talk.poll_versions(game_id)
+    if versions is None:
+        return _refuse(request, NO_POLL, 404)
+    version, talk_version = versions
+    if wanted is not None and str(version) != wanted:
+        changed = "game-changed"  # the whole game is drawn again, its talk with it
+    elif wanted_talk is not None and str(talk_version) != wanted_talk:
+        changed = "talk-changed"
+    else:
         return HttpResponse(status=204)
     response = HttpResponse(status=200)
-    response["HX-Trigger"] = "game-changed"
+    response["HX-Trigger"] = changed
     return response
 
 

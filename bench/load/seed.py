@@ -39,6 +39,7 @@ from accounts.models import User  # noqa: E402
 from games import engine, presence, services  # noqa: E402
 from games.models import Game, Move  # noqa: E402
 from games.narration import move_detail  # noqa: E402
+from games.services import talk  # noqa: E402
 
 MODEL_BACKEND = "accounts.backends.PlayerBackend"  # the site's one log-in backend (settings)
 
@@ -114,6 +115,7 @@ def fast_forward(game: Game, users_by_seat: dict, actions: list[engine.Action]) 
         game.turn_started_at = turn_started
         game.save()
     services.remember_version(game.pk, game.version)
+    talk.remember_talk_version(game.pk, game.talk_version)  # the poll compares both
 
 
 def main() -> None:

@@ -78,6 +78,48 @@
     wasMyTurn = now;
   });
 
+  // Table talk: a sent message empties the box (a refused one stays, with the reason under it),
+  // and the phone's action bar says how many messages are new.
+  document.body.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.detail.elt;
+    // Refusals count as "successful" here (the page's htmx-config swaps 4xx), hence the status.
+    if (!form || form.id !== "talk-form" || event.detail.xhr.status >= 300) return;
+    form.reset();
+    var error = document.getElementById("talk-error");
+    if (error) error.textContent = "";
+  });
+
+  // Any refusal of a talk form goes under the form, whoever wrote it (the view retargets its
+  // own; the site's NUL-byte and CSRF refusals do not know the talk).
+  document.body.addEventListener("htmx:beforeSwap", function (event) {
+    var elt = event.detail.requestConfig && event.detail.requestConfig.elt;
+    var error = document.getElementById("talk-error");
+    if (event.detail.xhr.status < 400 || !error || !elt || !elt.closest || !elt.closest("#talk")) return;
+    event.detail.target = error;
+    event.detail.swapOverride = "innerHTML";
+  });
+
+  function showTalkCount() {
+    var messages = document.getElementById("talk-messages");
+    var count = messages ? parseInt(messages.getAttribute("data-unread"), 10) || 0 : 0;
+    var spots = document.querySelectorAll(".talk-jump-count");
+    for (var i = 0; i < spots.length; i++) spots[i].textContent = count ? "(" + count + ")" : "";
+  }
+  // The newest message is at the bottom of the list: show it whenever the list grows or shrinks.
+  var talkSize = -1;
+  function showNewest() {
+    var list = document.querySelector("#talk-messages .talk-list");
+    if (!list) return;
+    if (list.children.length !== talkSize) list.scrollTop = list.scrollHeight;
+    talkSize = list.children.length;
+  }
+  showTalkCount();
+  showNewest();
+  document.body.addEventListener("htmx:afterSettle", function () {
+    showTalkCount();
+    showNewest();
+  });
+
   var offer = document.getElementById("notify-offer");
   if (offer && "Notification" in window && Notification.permission === "default") {
     offer.hidden = false;

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from accounts.models import EMAIL_KINDS, User
 from games import engine, services
-from games.models import Game, Invitation, Move, Seat
+from games.models import Game, Invitation, Message, Move, Seat
 from records.models import GameRecord, Rating, SeatResult
 from tests.factories import UserFactory
 from tests.games.helpers import play_turns, start_game, user_to_move
@@ -164,7 +164,8 @@ def fingerprint() -> tuple:
     return (
         list(Game.objects.order_by("pk").values_list("pk", "version", "status")),
         Move.objects.count(),
-        list(Seat.objects.order_by("pk").values_list("pk", "user_id", "resigned_at")),
+        list(Seat.objects.order_by("pk").values_list("pk", "user_id", "resigned_at", "talk_muted")),
+        list(Message.objects.order_by("pk").values_list("pk", "deleted_at", "hidden_by_staff")),
         list(Invitation.objects.order_by("pk").values_list("pk", flat=True)),
         list(User.objects.order_by("pk").values_list("pk", "password", *EMAIL_KINDS.values())),
     )

@@ -112,6 +112,15 @@ POST  {G}/skip/                            active    version login   403      40
 POST  {G}/end/                             active    version login   403      409     409     403
 GET   {G}/sheet/                           active    -       login   403      403     403     403
 GET   {G}/replay/                          active    -       login   403      403     403     403
+# Table talk: the players of a game in progress read and write; nobody else reads it
+GET   {G}/talk/                            active    -       login   403      200     200     403
+hGET  {G}/talk/                            active    -       login   403      200     200     403
+POST  {G}/talk/                            active    talk    login   403      game!   game!   403
+hPOST {G}/talk/                            active    talk    login   403      200!    200!    403
+hPOST {G}/talk/                            active    junk    login   403      400     400     403
+POST  {G}/talk/mute/                       active    -       login   403      game    game    403
+GET   {G}/talk/mute/                       active    -       login   405      405     405     405
+POST  {G}/talk/999999/delete/              active    -       login   404      404     404     404
 GET   /games/invitation/{token}/           active    -       login   game     game    game    game
 # --- Out of time: the others may move the game on, not the player who is late
 POST  {G}/skip/                            timed_out version login   403      game!   409     403
@@ -133,6 +142,9 @@ hGET  {G}/sheet/                           finished  -       login   200      20
 GET   {G}/replay/?move=3                   finished  -       login   200      200     200     200
 hGET  {G}/replay/?move=3                   finished  -       login   200      200     200     200
 POST  {G}/replay/                          finished  -       login   405      405     405     405
+# Its table talk: read-only, for anyone logged in
+GET   {G}/talk/                            finished  -       login   200      200     200     200
+POST  {G}/talk/                            finished  talk    login   403      409     409     403
 # --- alice's open private table, carol invited: seen by its players, the invited, link holders
 GET   {G}/                                 open      -       login   403      200     200     403
 hGET  {G}/                                 open      -       login   403      200     200     403
@@ -150,6 +162,8 @@ POST  {G}/decline/                         open      -       login   403      mi
 POST  {G}/resign/                          open      -       login   403      403     409     403
 POST  {G}/skip/                            open      version login   403      403     409     403
 GET   {G}/sheet/                           open      -       login   403      403     403     403
+GET   {G}/talk/                            open      -       login   403      403     200     403
+POST  {G}/talk/                            open      talk    login   403      403     409     403
 # --- A cancelled table
 GET   {G}/                                 cancelled -       login   403      403     200     403
 POST  {G}/act/                             cancelled take    login   403      403     409     403
@@ -210,6 +224,8 @@ def post_data(world: World, game, data: str) -> dict:
         return {"type": "take_tokens", "space": "0", "version": game.version}
     if data == "end":
         return {"type": "end_turn", "version": game.version}
+    if data == "talk":
+        return {"text": "Hello, table!"}
     if data == "version":
         return {"version": game.version}
     if data == "stale":
@@ -275,7 +291,9 @@ def test_access(world, sessions, method, address, game_name, data, role, cell):
     for syntax in TEMPLATE_SYNTAX:  # a broken comment or tag shows as text on the page
         assert syntax not in response.content, f"{syntax!r} in the page: {shown}"
     if where is not None:
-        assert response["Location"].split("?")[0] == where, shown + response["Location"]
+        assert response["Location"].split("?")[0].split("#")[0] == where, (
+            shown + response["Location"]
+        )
     if status >= 400:
         assert response.content.strip(), f"a refusal says why: {shown}"
     if status == 405:
