@@ -205,7 +205,7 @@ def send_message(game_id: int, message_id: int, author_id: int, text: str) -> in
     now, sent, failed = timezone.now(), 0, None
     for seat in seats:
         user = seat.user
-        if user.pk == author_id or user.is_bot or not user.is_active:
+        if user.pk == author_id or user.is_bot or not user.is_active or seat.talk_muted:
             continue
         payload = _payload(
             user, game, f"{author.public_name} in {game.title}", words, now,

@@ -354,3 +354,23 @@ def test_a_device_whose_host_turned_private_is_deleted_but_a_dns_outage_is_retri
         assert deliveries.send_turn(game.pk, turn) == 0
     assert not PushSubscription.objects.filter(pk=subscription.pk).exists()
     assert push_service.received == []
+
+
+def test_table_talk_pushes_to_the_others_but_not_to_who_muted_it(
+    player, other_player, stranger, device, push_service, django_capture_on_commit_callbacks
+):
+    """The talk's on-commit signal is wired to the push: a real post reaches the others' devices,
+    except the author's and a player's who muted this game's talk."""
+    from games.services import talk
+
+    game = start_game(player, other_player, stranger)
+    device(player)
+    _, bob = device(other_player)
+    device(stranger)
+    talk.set_muted(game_id=game.pk, user=stranger, muted=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        talk.post(game_id=game.pk, user=player, text="Good luck, both of you")
+    (received,) = push_service.received
+    payload = bob.decrypt(received.body)
+    assert payload["body"] == "Good luck, both of you"
+    assert payload["title"] == f"Alice in {game.title}"
