@@ -163,10 +163,12 @@ def _seed() -> list[tuple[str, str | None, str]]:
         ("game-over", "ann", f"/games/{over.pk}/"),
         ("score-sheet", "ann", f"/games/{over.pk}/sheet/"),
         ("replay", "ann", f"/games/{over.pk}/replay/?move=20"),
+        ("review", "ann", f"/games/{over.pk}/review/"),
         ("leaderboards", "ann", "/leaderboards/"),
         ("history", "ann", "/history/"),
         ("profile", "ann", "/players/ann/"),
         ("email-preferences", "ann", "/accounts/profile/emails/"),
+        ("own-profile", "ann", "/accounts/profile/"),
     ]
 
 

@@ -237,3 +237,9 @@ def test_a_waiting_page_asking_again_queues_one_hint(client, player, monkeypatch
         assert response.status_code == 200
         assert "is thinking" in response.content.decode()
     assert queued == [(game.pk, game.version)]
+
+
+def test_the_finished_game_page_offers_the_review_to_its_players(client, finished, player):
+    client.force_login(player)
+    html = client.get(reverse("games:detail", args=[finished.pk])).content.decode()
+    assert reverse("games:review", args=[finished.pk]) in html
