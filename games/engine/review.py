@@ -121,7 +121,11 @@ def review_turns(
     bot = bot or HardBot(budget=REVIEW_BUDGET)
     reviews = []
     for start, played, after in _turns(config, seed, actions):
-        if start.current_seat != seat or not played or (wanted and start.turn not in wanted):
+        if (
+            start.current_seat != seat
+            or not played
+            or (wanted is not None and start.turn not in wanted)
+        ):
             continue
         before = start
         if isinstance(played[0], ChooseSpirit):

@@ -151,7 +151,9 @@ def test_a_failed_review_can_be_asked_again(
     monkeypatch.setattr(coaching, "own_turns_of", lambda game, seat: [])
     with django_capture_on_commit_callbacks(execute=True):
         client.post(url)
-    assert Review.objects.get(game=finished).status == Review.Status.DONE
+    review = Review.objects.get(game=finished)
+    assert review.status == Review.Status.DONE and review.turns == []  # no turn of one's own
+    assert "nothing to review" in client.get(url).content.decode()
 
 
 def test_only_the_players_may_ask_and_only_once_the_game_is_over(
