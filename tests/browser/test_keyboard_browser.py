@@ -3,6 +3,7 @@ and the focus is visible."""
 
 import pytest
 from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.browser.test_play_browser import log_in
 from tests.factories import UserFactory
@@ -23,11 +24,17 @@ def tab_to(page: Page, selector: str, presses: int = 150) -> None:
 
 
 def press_and_wait(page: Page, key: str) -> None:
+    """Press, and wait for the move to change the board. In the full suite a press was lost now
+    and then (2 runs of 5 on 1 December, never alone; cause not found): a player presses again,
+    and so does this test, once, if the focused control is still there."""
     before = page.locator("#game-version").input_value()
+    changed = "v => document.getElementById('game-version').value !== v"
     page.keyboard.press(key)
-    page.wait_for_function(
-        "v => document.getElementById('game-version').value !== v", arg=before, timeout=10_000
-    )
+    try:
+        page.wait_for_function(changed, arg=before, timeout=8_000)
+    except PlaywrightTimeoutError:
+        page.keyboard.press(key)
+        page.wait_for_function(changed, arg=before, timeout=10_000)
 
 
 def focus_is_visible(page: Page) -> bool:
