@@ -24,7 +24,7 @@ from games.engine.bots.players import SPIRIT_WORTH
 from games.models import Game, Move, Review, Seat
 from games.narration import describe, move_detail
 from games.queue import enqueue, send_now
-from games.services.core import SITE_EVENTS
+from games.services.core import SITE_EVENTS, _seating
 from games.services.errors import Conflict, NotAllowed, NotFound
 
 logger = logging.getLogger(__name__)
@@ -38,11 +38,7 @@ def _seat_in(game_id: int, user: User) -> tuple[Game, list[Seat], Seat]:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise NotFound("There is no such game.")
-    seats = list(game.seats.select_related("user"))
-    seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
-    if seat is None:
-        raise NotAllowed("Only the players of this game can ask the bot about it.")
-    return game, seats, seat
+    return game, *_seating(game, user)
 
 
 def review_for(game_id: int, user: User) -> tuple[Game, Seat, Review | None]:
