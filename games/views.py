@@ -22,7 +22,10 @@ from games.presenters import LOG_LENGTH, full_log, game_page, log_entry
 from games.rematch_views import rematch_offer
 from games.services import talk
 from games.sprite import sprite as game_sprite
+from harmonies_site.jinja import render_blocks, render_page
 from harmonies_site.views import refusal_fragment
+
+GAME_PAGE = "games/game.html"  # a Jinja2 template (templates/jinja2), as its fragments are
 
 # The page's independent fragments; an action re-renders only those it can change.
 ALL_FRAGMENTS = (
@@ -186,11 +189,10 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     fragment = request.GET.get("fragment")
     if request.htmx and fragment == "select":
         return _fragments(request, context, CHANGED_BY["select"])
-    response = render(
-        request,
-        "games/game.html#game" if request.htmx and fragment == "game" else "games/game.html",
-        context,
-    )
+    if request.htmx and fragment == "game":
+        response = render_blocks(request, GAME_PAGE, ["game"], context)
+    else:
+        response = render_page(request, GAME_PAGE, context)
     context["talk"].mark_read()  # what the page drew is seen (nothing is written otherwise)
     return response
 
@@ -242,9 +244,9 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     context = game_page(game, seats, my_seat, log=log)
     context["notice"] = notice
     if not request.htmx:
-        return render(request, "games/game.html", context, status=status)
+        return render_page(request, GAME_PAGE, context, status=status)
     if changed is ALL_FRAGMENTS:
-        response = render(request, "games/game.html#game", context, status=status)
+        response = render_blocks(request, GAME_PAGE, ["game"], context, status=status)
         response["HX-Retarget"] = "#game"
         response["HX-Reswap"] = "outerHTML"
         return response
@@ -487,8 +489,10 @@ def _table_page(
 
 
 def _fragments(request, context, names, status: int = 200) -> HttpResponse:
-    context = {**context, "fragment_templates": [f"games/game.html#{name}" for name in names]}
-    return render(request, "games/_fragments.html", context, status=status)
+    """An action's answer with htmx: the notice for #notice, then each changed part of the page,
+    swapped in out of band. One render, so the context processors run once."""
+    blocks = ["notice-text", "version", *names]
+    return render_blocks(request, GAME_PAGE, blocks, {**context, "oob": True}, status=status)
 
 
 def _refuse(request: HttpRequest, message: str, status: int) -> HttpResponse:

@@ -1,7 +1,7 @@
 """Table talk pages: the conversation beside a game's log (read, post, delete, mute).
 
 Thin, like games.views: read with the ORM, change through games.services.talk, refusals in
-words. With htmx the answers are fragments of templates/games/_talk.html; without JavaScript
+words. With htmx the answers are blocks of templates/jinja2/games/_talk.html; without JavaScript
 the forms post and land back on the game page (or on the talk page, with the reason).
 """
 
@@ -15,7 +15,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts.views import limited
 from games.models import Game
 from games.services import GameError, talk
+from harmonies_site.jinja import render_blocks, render_page
 from harmonies_site.views import refusal_fragment
+
+TALK = "games/_talk.html"  # Jinja2 templates (templates/jinja2), like the game page
 
 DRAFT_BACK = 4 * talk.MAX_LENGTH
 TOO_FAST = "You are sending messages too fast: wait a minute, then send it again."
@@ -59,7 +62,7 @@ def mute(request: HttpRequest, game_id: int) -> HttpResponse:
     game = Game.objects.get(pk=game_id)
     seat = game.seats.get(user_id=request.user.pk)
     context = _context(game, seat, request.user)
-    response = render(request, "games/_talk.html#talk", context)
+    response = render_blocks(request, TALK, ["talk"], context)
     context["talk"].mark_read()
     return response
 
@@ -85,9 +88,9 @@ def _after_change(request: HttpRequest, game_id: int) -> HttpResponse:
 def _messages(request: HttpRequest, game: Game, seat) -> HttpResponse:
     context = _context(game, seat, request.user)
     if request.htmx:
-        response = render(request, "games/_talk.html#talk-messages", context)
+        response = render_blocks(request, TALK, ["talk-messages"], context)
     else:
-        response = render(request, "games/talk.html", context)
+        response = render_page(request, "games/talk.html", context)
     context["talk"].mark_read()
     return response
 
@@ -124,4 +127,4 @@ def _refuse(
     # (a NUL byte) and not at any length (a forged 2 MB post is not echoed).
     draft = "".join(c for c in draft[:DRAFT_BACK] if c.isprintable() or c in "\n\t")
     context = _context(game, seat, request.user, error=message, draft=draft)
-    return render(request, "games/talk.html", context, status=status)
+    return render_page(request, "games/talk.html", context, status=status)

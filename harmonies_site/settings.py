@@ -80,20 +80,29 @@ ROOT_URLCONF = "harmonies_site.urls"
 WSGI_APPLICATION = "harmonies_site.wsgi.application"
 ASGI_APPLICATION = "harmonies_site.asgi.application"
 
+CONTEXT_PROCESSORS = [
+    "django.template.context_processors.request",
+    "django.contrib.auth.context_processors.auth",
+    "django.contrib.messages.context_processors.messages",
+    "harmonies_site.context_processors.site",
+    "accounts.context_processors.user_timezone",
+    "games.context_processors.waiting",
+]
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
         "APP_DIRS": True,
+        "OPTIONS": {"context_processors": CONTEXT_PROCESSORS},
+    },
+    # The game page, its fragments and the table talk (harmonies_site/jinja.py says why).
+    {
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
         "OPTIONS": {
-            "context_processors": [
-                "django.template.context_processors.request",
-                "django.contrib.auth.context_processors.auth",
-                "django.contrib.messages.context_processors.messages",
-                "harmonies_site.context_processors.site",
-                "accounts.context_processors.user_timezone",
-                "games.context_processors.waiting",
-            ],
+            "environment": "harmonies_site.jinja.environment",
+            "context_processors": CONTEXT_PROCESSORS,
         },
     },
 ]

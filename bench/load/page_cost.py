@@ -28,11 +28,11 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.template.loader import render_to_string  # noqa: E402
 from django.test import Client, RequestFactory  # noqa: E402
 
 from games.models import Game  # noqa: E402
 from games.presenters import game_page  # noqa: E402
+from harmonies_site.jinja import render_page  # noqa: E402
 
 MODEL_BACKEND = "accounts.backends.PlayerBackend"  # the site's one log-in backend (settings)
 
@@ -57,7 +57,7 @@ def main() -> None:
             context = game_page(game, seats, seat)
             presenter.append(time.process_time() - started)
             started = time.process_time()
-            render_to_string("games/game.html", context, request)
+            render_page(request, "games/game.html", context)
             template.append(time.process_time() - started)
             client = Client(HTTP_HOST="127.0.0.1")
             client.force_login(seat.user, backend=MODEL_BACKEND)
@@ -68,7 +68,7 @@ def main() -> None:
             assert response.status_code == 200, response
         print(f"{label} ({len(games)} games)")
         print(f"  presenter (games.presenters.game_page)  {ms(presenter)}")
-        print(f"  template (games/game.html)              {ms(template)}")
+        print(f"  template (Jinja2 games/game.html)       {ms(template)}")
         print(f"  whole request (test client, 5 queries)  {ms(whole)}")
 
 

@@ -10,4 +10,7 @@ from harmonies_site.settings import BASE_DIR, TEMPLATES
 
 ROOT_URLCONF = "bench.load.urls"
 # A new list and dict: the site's own TEMPLATES (imported above by reference) stay as they are.
-TEMPLATES = [{**TEMPLATES[0], "DIRS": [*TEMPLATES[0]["DIRS"], BASE_DIR / "bench/load/templates"]}]
+TEMPLATES = [
+    {**TEMPLATES[0], "DIRS": [*TEMPLATES[0]["DIRS"], BASE_DIR / "bench/load/templates"]},
+    *TEMPLATES[1:],
+]

@@ -4,6 +4,7 @@ from django import template
 from django.utils.safestring import SafeString
 
 from games import engine, narration
+from games.score_table import score_table as _score_table
 from games.svg import token_svg
 from games.svg_cards import card_svg
 
@@ -24,6 +25,11 @@ def card_face(
         return card_svg(card_id, completed=completed)
     remaining = engine.card(card_id).cube_count - int(cubes_placed)
     return card_svg(card_id, cubes_on_card=remaining, completed=completed)
+
+
+@register.simple_tag
+def score_table(names: list[str], rows: list[dict]) -> SafeString:
+    return _score_table(names, rows)
 
 
 @register.filter

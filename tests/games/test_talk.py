@@ -1,5 +1,6 @@
 """Table talk: who reads and writes, what is refused in words, and how open pages learn of it."""
 
+import html
 from datetime import timedelta
 
 import pytest
@@ -187,7 +188,7 @@ def test_a_finished_game_is_read_only_and_open_to_any_player(game, player, stran
     assert response.status_code == 409 and b"The game is over" in response.content
     spectator = as_user(stranger).get(talk_url(game))
     assert spectator.status_code == 200 and b"Well played" in spectator.content
-    assert b"Only the game&#x27;s players write here." in spectator.content
+    assert "Only the game's players write here." in html.unescape(spectator.content.decode())
     assert b"is-new" not in spectator.content  # a spectator has nothing unread
     assert b"since you last looked" not in spectator.content
     assert b"<textarea" not in spectator.content
