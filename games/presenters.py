@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import tzinfo
 from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
-from games import engine, presence, services
+from games import engine, presence, services, shared_parts
 from games.models import Game, Move, Seat
 from games.narration import COLOUR_WORDS, cell_words, describe, end_words, seat_mark
 from games.recap import Recap
@@ -121,18 +122,31 @@ def game_page(
     fresh = {recap.position: recap.cells for recap in recaps}
     for panel in panels:
         pv = panel.view
-        panel.board = board_svg(
-            game.side,
-            pv["stacks"],
-            pv["cube_hexes"],
-            targets=targets if panel.is_me else None,
-            habitat=habitat if panel.is_me else (),
-            emphasis=[names[i] for i in panel.sheet.river_path],
-            fresh=() if panel.is_me else fresh.get(panel.seat.position, ()),
-            title=f"{panel.name}'s board",
-            compact=not panel.is_me,
-            sprite=True,
-        )
+        board_targets = targets if panel.is_me else None
+        board_habitat = habitat if panel.is_me else ()
+        board_fresh = () if panel.is_me else fresh.get(panel.seat.position, ())
+        title = f"{panel.name}'s board"
+
+        def draw(pv=pv, panel=panel, board_targets=board_targets, board_habitat=board_habitat,
+                 board_fresh=board_fresh, title=title):  # fmt: skip
+            return board_svg(
+                game.side,
+                pv["stacks"],
+                pv["cube_hexes"],
+                targets=board_targets,
+                habitat=board_habitat,
+                emphasis=[names[i] for i in panel.sheet.river_path],
+                fresh=board_fresh,
+                title=title,
+                compact=not panel.is_me,
+                sprite=True,
+            )
+
+        if board_targets or board_habitat or board_fresh:
+            panel.board = draw()  # this viewer's own marks: not shared
+        else:
+            variant = (title, not panel.is_me)
+            panel.board = shared_parts.board_picture(game, panel.seat.position, variant, draw)
 
     return {
         "game": game,
@@ -171,7 +185,7 @@ def game_page(
         else [],
         "end_words": end_words(game, seats) if finished else "",
         "suns": engine.suns(state, sheets[0].total) if game.solo else None,
-        "log": _log(game, by_position) if log is None else log,
+        "log": _log(game, by_position, tz=_viewer_tz(viewer_seat)) if log is None else log,
         "log_limit": LOG_LENGTH,
         "recaps": recaps,
         # Solo and unrated games only: in a game that may be rated the players are on their own.
@@ -222,29 +236,42 @@ def _left_words(seat: Seat) -> str:
     return "You were dropped from this game when your turn's time ran out."
 
 
-def _log(game: Game, by_position: dict[int, Seat], limit: int | None = LOG_LENGTH) -> list:
-    """The move log in words, newest first."""
-    moves = Move.objects.filter(game=game).order_by("-seq")
-    if limit is not None:
-        moves = moves[:limit]
-    rows = moves.values_list("seq", "seat", "turn", "action", "detail", "created_at")
-    return [_log_entry(by_position, *row) for row in rows]
+def _viewer_tz(seat: Seat | None) -> tzinfo:
+    """The viewer's own time zone: the page is drawn for them, whoever the process served last."""
+    return seat.user.tzinfo if seat is not None else timezone.get_current_timezone()
 
 
-def log_entry(move: Move, seats: list[Seat]) -> dict[str, Any]:
-    """One move as the log shows it."""
+def _log(game: Game, by_position: dict[int, Seat], limit: int | None = LOG_LENGTH, *, tz) -> list:
+    """The move log in words, newest first; the newest moves are shared by every viewer."""
+    if limit is None:
+        moves = Move.objects.filter(game=game).order_by("-seq")
+        rows = moves.values_list("seq", "seat", "turn", "action", "detail", "created_at")
+    else:
+        rows = shared_parts.log_rows(game, limit)
+    return [_log_entry(by_position, *row, tz=tz) for row in rows]
+
+
+def log_entry(move: Move, seats: list[Seat], viewer: Seat | None) -> dict[str, Any]:
+    """One move as the log shows it to `viewer`."""
     by_position = {s.position: s for s in seats}
     return _log_entry(
-        by_position, move.seq, move.seat, move.turn, move.action, move.detail, move.created_at
+        by_position,
+        move.seq,
+        move.seat,
+        move.turn,
+        move.action,
+        move.detail,
+        move.created_at,
+        tz=_viewer_tz(viewer),
     )
 
 
-def _log_entry(by_position, seq, position, turn, action, detail, created_at) -> dict[str, Any]:
+def _log_entry(by_position, seq, position, turn, action, detail, created_at, *, tz) -> dict:
     """Times are formatted here, once per entry: three template date filters per entry cost a
     third of the page's rendering time."""
     seat = by_position.get(position)
     name = seat.user.public_name if seat else f"Seat {position + 1}"
-    at = timezone.localtime(created_at)
+    at = timezone.localtime(created_at, tz)
     return {
         "seq": seq,
         "turn": turn,
@@ -255,5 +282,5 @@ def _log_entry(by_position, seq, position, turn, action, detail, created_at) -> 
     }
 
 
-def full_log(game: Game, seats: list[Seat]) -> list:
-    return _log(game, {s.position: s for s in seats}, limit=None)
+def full_log(game: Game, seats: list[Seat], viewer: Seat | None) -> list:
+    return _log(game, {s.position: s for s in seats}, limit=None, tz=_viewer_tz(viewer))

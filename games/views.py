@@ -203,7 +203,8 @@ def move_log(request: HttpRequest, game_id: int) -> HttpResponse:
     game, seats, my_seat = _game_and_seating(game_id, request.user)
     if my_seat is None:
         return _refuse(request, "You are not playing in this game.", 403)
-    return render(request, "games/log.html", {"game": game, "log": full_log(game, seats)})
+    log = full_log(game, seats, my_seat)
+    return render(request, "games/log.html", {"game": game, "log": log})
 
 
 @login_required
@@ -239,7 +240,7 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     log = None
     if changed is not ALL_FRAGMENTS and "log" in changed and result.move.seq > LOG_LENGTH:
         # The page already shows a full log: only the new entry goes on top.
-        log = [log_entry(result.move, seats)]
+        log = [log_entry(result.move, seats, my_seat)]
         changed = tuple("log-new" if name == "log" else name for name in changed)
     context = game_page(game, seats, my_seat, log=log)
     context["notice"] = notice

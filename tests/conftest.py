@@ -88,7 +88,10 @@ def fresh_cache():
     """Each test starts with an empty cache: ids are reused between tests, cached versions not."""
     from django.core.cache import cache
 
+    from games.shared_parts import pictures
+
     cache.clear()
+    pictures.clear()
     yield
 
 

@@ -22,7 +22,7 @@ from django.db.models import Count, F
 from django.utils import timezone
 
 from accounts.models import User
-from games import talk_signals
+from games import shared_parts, talk_signals
 from games.models import Game, Message, Seat
 from games.services.core import VERSION_CACHE_SECONDS, remember_version, version_cache_key
 from games.services.errors import Conflict, GameError, NotAllowed, NotFound
@@ -191,8 +191,12 @@ class Conversation:
     def messages(self) -> list[Message]:
         if self.seat is not None and self.seat.talk_muted:
             return []
-        newest = visible(self.game.pk).select_related("author").order_by("-pk")[:SHOWN]
-        messages = list(reversed(newest))
+
+        def read() -> list[Message]:
+            newest = visible(self.game.pk).select_related("author").order_by("-pk")[:SHOWN]
+            return list(reversed(newest))
+
+        messages = shared_parts.talk_messages(self.game, SHOWN, read)
         seen, now = self.seen_before, timezone.now()
         for message in messages:
             # Only a player has a "last looked": a spectator's view marks nothing new.

@@ -1,0 +1,103 @@
+"""What every viewer of one version of a game sees alike, kept so that the next viewer does not
+compute it again: the newest moves of the log, the table talk's messages, the boards' pictures.
+
+Why: each move is seen by every player of the game, and each of their pages draws every board
+and reads the log and the talk (issue 16: the game page's cost). Keys carry the game's version
+(its talk version for the talk), which every change raises, so nothing here is ever stale: a
+change makes new keys and the old ones expire. The log and the talk live in the shared cache
+(Redis in production), the pictures in each process (they are large and cheap to redraw).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from django.core.cache import cache
+from django.utils.safestring import SafeString
+
+from games.models import Game, Message, Move
+
+logger = logging.getLogger(__name__)
+
+SHARED_SECONDS = 3600
+BOARDS_KEPT = 512  # pictures per process, about 10 KB each
+
+LogRow = tuple[int, int | None, int, dict, dict, Any]
+
+
+def _cached(key: str, compute: Callable[[], Any]) -> Any:
+    """The cached value, or computed and kept; the cache is an optimisation, so Redis down
+    only costs the computation."""
+    try:
+        value = cache.get(key)
+    except Exception:
+        logger.warning("cache unavailable: reading %s from the database", key, exc_info=True)
+        return compute()
+    if value is None:
+        value = compute()
+        try:
+            cache.set(key, value, SHARED_SECONDS)
+        except Exception:
+            logger.warning("cache unavailable: %s not kept", key, exc_info=True)
+    return value
+
+
+def _game_key(game: Game) -> str:
+    """The game's id and creation time: ids alone come back after a database is recreated."""
+    return f"{game.pk}.{game.created_at.timestamp():.6f}"
+
+
+def log_rows(game: Game, limit: int) -> list[LogRow]:
+    """The newest `limit` moves, newest first: (seq, seat, turn, action, detail, created_at)."""
+
+    def read() -> list[LogRow]:
+        moves = Move.objects.filter(game=game).order_by("-seq")[:limit]
+        return list(moves.values_list("seq", "seat", "turn", "action", "detail", "created_at"))
+
+    # The move count too: a site event (a resignation, a timeout) is logged as a move.
+    return _cached(f"game-log:{_game_key(game)}:{game.version}:{game.move_count}:{limit}", read)
+
+
+def talk_messages(game: Game, shown: int, read: Callable[[], list[Message]]) -> list[Message]:
+    """The messages `read` gives (visible, authors loaded), kept per talk version."""
+    return _cached(f"game-talk-shown:{_game_key(game)}:{game.talk_version}:{shown}", read)
+
+
+class _Pictures:
+    """A small least-recently-used store of board pictures, per process."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple, SafeString] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple, draw: Callable[[], SafeString]) -> SafeString:
+        with self._lock:
+            picture = self._items.get(key)
+            if picture is not None:
+                self._items.move_to_end(key)
+                return picture
+        picture = draw()
+        with self._lock:
+            self._items[key] = picture
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return picture
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+pictures = _Pictures(BOARDS_KEPT)
+
+
+def board_picture(game: Game, position: int, variant: tuple, draw: Callable[[], SafeString]):
+    """A board as `draw` pictures it; `variant` is whatever else the picture depends on (its
+    title, its size). Only plain pictures are kept: one with clickable hexes or outlines for a
+    single viewer is drawn afresh by the caller."""
+    return pictures.get((_game_key(game), game.version, position, *variant), draw)
