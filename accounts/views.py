@@ -82,20 +82,33 @@ def _safe_next(request: HttpRequest) -> str:
     return candidate if allowed else ""
 
 
-@require_http_methods(["GET", "HEAD"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
-    """Mark the address confirmed; a forged, expired or outdated link is refused in words."""
+    """GET shows a "Confirm my address" button; only its POST confirms, since mail scanners and
+    link previews open links on their own. A forged, expired or outdated link is refused in words
+    either way, as is an address another account confirmed first."""
     user = emails.user_for_confirmation(token)
     if user is None:
         return render(request, "accounts/confirm_email.html", {"invalid": True}, status=400)
-    if not user.email_confirmed_at:
-        user.email_confirmed_at = timezone.now()
-        try:
-            with transaction.atomic():
-                user.save(update_fields=["email_confirmed_at"])
-        except IntegrityError:  # another account confirmed this address first
-            return render(request, "accounts/confirm_email.html", {"in_use": True}, status=409)
-    return render(request, "accounts/confirm_email.html", {"account": user})
+    if user.email_confirmed_at:
+        return render(request, "accounts/confirm_email.html", {"account": user, "done": True})
+    if _confirmed_elsewhere(user):
+        return render(request, "accounts/confirm_email.html", {"in_use": True}, status=409)
+    if request.method != "POST":
+        return render(request, "accounts/confirm_email.html", {"account": user})
+    user.email_confirmed_at = timezone.now()
+    try:
+        with transaction.atomic():
+            user.save(update_fields=["email_confirmed_at"])
+    except IntegrityError:  # another account confirmed this address a moment ago
+        return render(request, "accounts/confirm_email.html", {"in_use": True}, status=409)
+    return render(request, "accounts/confirm_email.html", {"account": user, "done": True})
+
+
+def _confirmed_elsewhere(user: User) -> bool:
+    """Whether another account has confirmed this address (only one account may)."""
+    others = User.objects.exclude(pk=user.pk).filter(email_confirmed_at__isnull=False)
+    return others.filter(email__iexact=user.email).exists()
 
 
 @require_POST
