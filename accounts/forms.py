@@ -5,8 +5,11 @@ existing player (accounts.identity). Sign-up never says whether an email is regi
 that another account has confirmed is accepted, and its owner is told instead (accounts/views.py).
 """
 
+import logging
+
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.conf import settings
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 
 from .identity import (
     canonical_username,
@@ -16,6 +19,9 @@ from .identity import (
     username_skeleton,
 )
 from .models import User
+from .ratelimits import limited, normalised_email
+
+logger = logging.getLogger(__name__)
 
 USERNAME_TAKEN = "That username is taken. Please choose another."
 
@@ -162,3 +168,19 @@ class AwayForm(forms.Form):
             "and 60 days a year. Empty it to be back now."
         ),
     )
+
+
+class CappedPasswordResetForm(PasswordResetForm):
+    """Django's reset form, sending at most PASSWORD_RESET_EMAILS_PER_HOUR emails an hour to one
+    address, whoever asks. Past that nothing is sent and nothing shows: the page answers as if it
+    had sent (no enumeration, and a stranger cannot see, let alone cause, a refusal)."""
+
+    def save(self, *args, request=None, **kwargs) -> None:
+        address = normalised_email(self.cleaned_data["email"])
+        rate = f"{settings.PASSWORD_RESET_EMAILS_PER_HOUR}/h"
+        if request is not None and limited(
+            request, "password_reset_to", lambda group, request: address, rate
+        ):
+            logger.info("password reset email not sent: the hourly cap for one address is reached")
+            return
+        super().save(*args, request=request, **kwargs)

@@ -106,8 +106,9 @@ class User(AbstractUser):
     last_digest_on = models.DateField(null=True, blank=True, editable=False)
 
     # Away: the last day away (the player is back at midnight after it, in their time zone). While
-    # away, their turn clocks pause and reminders and digests wait. Changed only through
-    # `games.services.set_away`, which also moves the time limits of the games waiting for them.
+    # away, their turn clocks pause and turn emails, reminders and digests wait. Changed only
+    # through `games.services.set_away`, which also moves the time limits of the games waiting
+    # for them.
     away_until = models.DateField("Away until", null=True, blank=True)
     away_since = models.DateTimeField(null=True, blank=True, editable=False)
     # Days away counted per calendar year ({"2026": 12}), for the yearly allowance.

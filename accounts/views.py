@@ -1,7 +1,5 @@
 """Account pages: sign up, email confirmation, profile, and a rate-limited password reset."""
 
-import logging
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -15,33 +13,24 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
-from django_ratelimit.core import is_ratelimited
 
 from push.profile import profile_context as push_context
 
 from . import emails
 from . import unsubscribe as unsubscribe_links
-from .forms import USERNAME_TAKEN, AwayForm, EmailPreferencesForm, ProfileForm, SignUpForm
+from .forms import (
+    USERNAME_TAKEN,
+    AwayForm,
+    CappedPasswordResetForm,
+    EmailPreferencesForm,
+    ProfileForm,
+    SignUpForm,
+)
 from .models import User, set_away
+from .ratelimits import limited
 from .signals import email_preferences_changed
 
-logger = logging.getLogger(__name__)
 BACKEND = "accounts.backends.PlayerBackend"
-
-
-def limited(request: HttpRequest, group: str, key: str, rate: str) -> bool:
-    """Count this request against `rate` per `key` ("ip", "user"); True once it is over.
-
-    With the cache (Redis) unreachable the request is let through and the outage logged: a
-    limit that cannot count must not turn a password reset into a 500.
-    """
-    try:
-        return is_ratelimited(
-            request, group=group, key=key, rate=rate, method="POST", increment=True
-        )
-    except Exception:
-        logger.exception("rate limit %s could not be counted; letting the request through", group)
-        return False
 
 
 @require_http_methods(["GET", "POST"])
@@ -82,20 +71,33 @@ def _safe_next(request: HttpRequest) -> str:
     return candidate if allowed else ""
 
 
-@require_http_methods(["GET", "HEAD"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
-    """Mark the address confirmed; a forged, expired or outdated link is refused in words."""
+    """GET shows a "Confirm my address" button; only its POST confirms, since mail scanners and
+    link previews open links on their own. A forged, expired or outdated link is refused in words
+    either way, as is an address another account confirmed first."""
     user = emails.user_for_confirmation(token)
     if user is None:
         return render(request, "accounts/confirm_email.html", {"invalid": True}, status=400)
-    if not user.email_confirmed_at:
-        user.email_confirmed_at = timezone.now()
-        try:
-            with transaction.atomic():
-                user.save(update_fields=["email_confirmed_at"])
-        except IntegrityError:  # another account confirmed this address first
-            return render(request, "accounts/confirm_email.html", {"in_use": True}, status=409)
-    return render(request, "accounts/confirm_email.html", {"account": user})
+    if user.email_confirmed_at:
+        return render(request, "accounts/confirm_email.html", {"account": user, "done": True})
+    if _confirmed_elsewhere(user):
+        return render(request, "accounts/confirm_email.html", {"in_use": True}, status=409)
+    if request.method != "POST":
+        return render(request, "accounts/confirm_email.html", {"account": user})
+    user.email_confirmed_at = timezone.now()
+    try:
+        with transaction.atomic():
+            user.save(update_fields=["email_confirmed_at"])
+    except IntegrityError:  # another account confirmed this address a moment ago
+        return render(request, "accounts/confirm_email.html", {"in_use": True}, status=409)
+    return render(request, "accounts/confirm_email.html", {"account": user, "done": True})
+
+
+def _confirmed_elsewhere(user: User) -> bool:
+    """Whether another account has confirmed this address (only one account may)."""
+    others = User.objects.exclude(pk=user.pk).filter(email_confirmed_at__isnull=False)
+    return others.filter(email__iexact=user.email).exists()
 
 
 @require_POST
@@ -223,16 +225,18 @@ def unsubscribe(request: HttpRequest, kind: str, token: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def password_reset(request: HttpRequest) -> HttpResponse:
-    """Django's reset view, refused politely when one address asks too often.
+    """Django's reset view, refused politely when one client address asks too often.
 
-    Counted per requesting address only: a limit per target email let a stranger block a victim's
-    reset by asking for it five times first.
+    The refusal counts per requesting address only: a refusal per target email let a stranger
+    block a victim's reset by asking for it five times first. Emails to one target address are
+    capped too, but silently (CappedPasswordResetForm): the asker sees the usual answer.
     """
     if request.method == "POST" and limited(
         request, "password_reset", "ip", settings.PASSWORD_RESET_RATE
     ):
         return render(request, "registration/password_reset_limited.html", status=429)
     return auth_views.PasswordResetView.as_view(
+        form_class=CappedPasswordResetForm,
         email_template_name="registration/password_reset_email.txt",
         html_email_template_name="registration/password_reset_email.html",
         subject_template_name="registration/password_reset_subject.txt",

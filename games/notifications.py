@@ -102,6 +102,11 @@ def send_turn(game_id: int, turn: int) -> bool:
     if not user.wants_email("turn"):
         ours.update(turn_email_claimed_at=None)  # done: the sweep leaves this turn alone
         return False
+    if user.is_away_at(now):
+        # Away: no turn email until they are back; the claim is given back, and their return
+        # (early, or at the end of the time away) sends it (games.returns), once.
+        ours.update(notified_turn=seat.notified_turn, turn_email_claimed_at=None)
+        return False
     if now < held_until(game, seats, seat, now):
         # Watching only postpones the email: the claim is given back, and the missed-turn sweep
         # sends it once the page has stopped polling for the grace period, if still their turn.
@@ -163,18 +168,28 @@ def _moves_of_turn(game: Game, turn: int) -> list[Move]:
 
 def missed_turns(now: datetime) -> list[tuple[int, int]]:
     """(game id, turn) of turns that started a while ago and whose email was never claimed: lost
-    with a down broker or worker, or held back while the player watched (`send_turn` decides)."""
+    with a down broker or worker, or held back while the player watched (`send_turn` decides).
+    Players surely still away are left out: their return sends it (games.returns)."""
+    seats = Seat.objects.filter(
+        game__turn_started_at__range=(now - CATCH_UP_WINDOW, now - MISSED_AFTER)
+    ).exclude(
+        # Back at midnight after `away_until` in their time zone: a day later still, in any zone.
+        user__away_since__lte=now,
+        user__away_until__gt=now.date(),
+    )
+    return list(untold_turns(seats, now).values_list("game_id", "current_turn")[:SWEEP_BATCH])
+
+
+def untold_turns(seats: QuerySet[Seat], now: datetime) -> QuerySet[Seat]:
+    """Those of `seats` whose player is to move and whose turn email was never claimed (or its
+    claim went stale), annotated with the `current_turn` that email is for."""
     last_end = (
         Move.objects.filter(game=OuterRef("game_id"), action__type="end_turn")
         .order_by("-seq")
         .values("turn")[:1]
     )
-    seats = (
-        Seat.objects.filter(
-            _to_move(),
-            user__bot_level="",
-            game__turn_started_at__range=(now - CATCH_UP_WINDOW, now - MISSED_AFTER),
-        )
+    return (
+        seats.filter(_to_move(), user__bot_level="")
         # The first turn (no turn ended yet) is turn 0: its "the game has started" email too.
         .annotate(current_turn=Coalesce(Subquery(last_end) + 1, 0))
         .filter(
@@ -183,7 +198,6 @@ def missed_turns(now: datetime) -> list[tuple[int, int]]:
             | Q(notified_turn=F("current_turn"), turn_email_claimed_at__lt=now - STALE_CLAIM)
         )
     )
-    return list(seats.values_list("game_id", "current_turn")[:SWEEP_BATCH])
 
 
 # --- Reminders ------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from smtplib import SMTPException
 from celery import shared_task
 from django.utils import timezone
 
-from games import notifications, services, table_mail
+from games import notifications, returns, services, table_mail
 from games.models import Game
 from games.services import coaching
 from push import notify as push
@@ -134,9 +134,11 @@ def sweep_digests() -> int:
 
 @shared_task(name="games.sweep_missed_turns", ignore_result=True)
 def sweep_missed_turns() -> int:
-    """Turn emails whose task was never queued (broker down) or lost; notify_turn claims."""
-    missed = notifications.missed_turns(timezone.now())
-    for game_id, turn in missed:
+    """Turn emails whose task was never queued (broker down) or lost, or held while their player
+    was away and now back; notify_turn claims."""
+    now = timezone.now()
+    missed = set(notifications.missed_turns(now)) | set(returns.back_from_away(now))
+    for game_id, turn in sorted(missed):
         notify_turn.delay(game_id, turn)
     return len(missed)
 

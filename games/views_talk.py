@@ -51,12 +51,13 @@ def delete(request: HttpRequest, game_id: int, message_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def mute(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Mute (muted=1) or unmute (muted=0) this game's messages for the player."""
+    """Mute (muted=1) or unmute (muted=0) this game's messages for the player, while the game
+    goes on; a finished game's talk is refused in words (on its talk page, for a plain form)."""
     muted = request.POST.get("muted") == "1"
     try:
         talk.set_muted(game_id=game_id, user=request.user, muted=muted)
     except GameError as exc:
-        return _refuse(request, exc.message, exc.status)
+        return _refuse(request, exc.message, exc.status, game_id=game_id)
     if not request.htmx:
         return redirect(_game_talk_url(game_id))
     game = Game.objects.get(pk=game_id)

@@ -232,6 +232,9 @@ RATELIMIT_IP_META_KEY = "harmonies_site.client_address.client_address"
 # Password-reset requests per address (never per target email: a stranger could block a
 # victim's reset), to keep the form from being used to spam.
 PASSWORD_RESET_RATE = env.str("PASSWORD_RESET_RATE", default="5/h")
+# ...and reset emails to one address an hour, whoever asks: past it the page answers as usual
+# but sends nothing, so that many client addresses cannot flood one victim's mailbox.
+PASSWORD_RESET_EMAILS_PER_HOUR = env.int("PASSWORD_RESET_EMAILS_PER_HOUR", default=3)
 # Sign-up confirmation links: how long one works, and how often a player may ask for another.
 EMAIL_CONFIRMATION_MAX_AGE = 60 * 60 * 24 * 3
 EMAIL_CONFIRMATION_RESEND_RATE = env.str("EMAIL_CONFIRMATION_RESEND_RATE", default="3/h")

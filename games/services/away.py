@@ -8,6 +8,7 @@ from django.db.models import F
 from accounts.models import User
 from games import reminders
 from games.models import Game
+from games.queue import enqueue
 from games.services.core import _bump, _locked
 
 logger = logging.getLogger(__name__)
@@ -41,5 +42,16 @@ def move_turn_clocks(user: User, was_back: datetime, now: datetime) -> int:
     return moved
 
 
+def tell_of_waiting_turns(user: User, now: datetime) -> None:
+    """Back early: the turn emails held while they were away go out after the commit (each
+    through its claim, so a turn already told is not told again)."""
+    from games import returns, tasks  # tasks import services; import here to keep it acyclic
+
+    for game_id, turn in returns.untold_turns_of(user, now):
+        enqueue(tasks.notify_turn, game_id, turn)
+
+
 def on_away_changed(sender, user: User, was_back: datetime, now: datetime, **kwargs) -> None:
     move_turn_clocks(user, was_back, now)
+    if not user.is_away_at(now):
+        tell_of_waiting_turns(user, now)

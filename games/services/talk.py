@@ -37,6 +37,8 @@ EMAILED = 10  # the newest unread ones in an email, with a count of the rest
 RATE = "10/m"  # per player, all games together
 
 NOT_PLAYING = "You are not playing in this game."
+MUTE_OVER = "The game is over: its table talk can no longer be muted or shown again, only read."
+GAME_OVER = (Game.Status.FINISHED, Game.Status.CANCELLED)
 # Tabs and line breaks are text; every other control character (NUL, escape, ...) is refused,
 # not silently stripped, and so are the bidirectional overrides that make text read backwards.
 # Other format characters stay: the zero-width joiner builds emoji such as families.
@@ -138,15 +140,23 @@ def hide(messages) -> int:
     return hidden
 
 
+def may_mute(game: Game, seat: Seat | None) -> bool:
+    """Muting is for a game still going on: once it is over no unread marks or emails come of its
+    talk, so there is nothing to mute, and its players read it like anyone else."""
+    return seat is not None and game.status not in GAME_OVER
+
+
 def set_muted(*, game_id: int, user: User, muted: bool) -> None:
-    """A player's choice for one game: no unread marks and no messages in emails when muted."""
-    if not Seat.objects.filter(game_id=game_id, user_id=user.pk).exists():
+    """A player's choice for one game: no unread marks and no messages in emails when muted.
+    Refused in words once the game is over (nothing left to mute)."""
+    seat = Seat.objects.filter(game_id=game_id, user_id=user.pk).select_related("game").first()
+    if seat is None:
         if not Game.objects.filter(pk=game_id).exists():
             raise NotFound("There is no such game.")
         raise NotAllowed(NOT_PLAYING)
-    Seat.objects.filter(game_id=game_id, user_id=user.pk).exclude(talk_muted=muted).update(
-        talk_muted=muted
-    )
+    if not may_mute(seat.game, seat):
+        raise Conflict(MUTE_OVER)
+    Seat.objects.filter(pk=seat.pk).exclude(talk_muted=muted).update(talk_muted=muted)
 
 
 def _check_may_post(game: Game, seat: Seat | None) -> None:
@@ -189,7 +199,7 @@ class Conversation:
 
     @cached_property
     def messages(self) -> list[Message]:
-        if self.seat is not None and self.seat.talk_muted:
+        if self.muted:
             return []
 
         def read() -> list[Message]:
@@ -236,7 +246,12 @@ class Conversation:
 
     @property
     def muted(self) -> bool:
-        return self.seat is not None and self.seat.talk_muted
+        """Muted by the viewer while the game goes on; once it is over, shown to all who read."""
+        return self.can_mute and self.seat.talk_muted
+
+    @property
+    def can_mute(self) -> bool:
+        return may_mute(self.game, self.seat)
 
     @property
     def max_length(self) -> int:

@@ -6,6 +6,7 @@ from datetime import timedelta
 import pytest
 import time_machine
 from django.core import mail
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -47,48 +48,94 @@ def test_sign_up_sends_a_link_and_the_new_player_plays_unrated_until_then(client
     assert b"Send the link again" in page.content
 
 
-def test_the_link_confirms_the_address_and_the_banner_goes(client, newbie):
+def test_opening_the_link_only_shows_a_button_and_confirms_nothing(client, newbie):
+    # Mail scanners and link previews open links: a GET must change nothing.
     response = client.get(confirm_path(mail.outbox[0]))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Confirm my address" in page and 'method="post"' in page
+    assert "csrfmiddlewaretoken" in page
+    newbie.refresh_from_db()
+    assert newbie.email_confirmed_at is None
+
+
+def test_the_button_confirms_the_address_and_the_banner_goes(client, newbie):
+    response = client.post(confirm_path(mail.outbox[0]))
     assert response.status_code == 200 and b"Email address confirmed" in response.content
     newbie.refresh_from_db()
     assert newbie.email_confirmed_at is not None and newbie.can_play_rated
     assert b"Please confirm your email address" not in client.get(reverse("profile")).content
 
 
+def test_the_button_posts_with_a_csrf_token(newbie):
+    strict = Client(enforce_csrf_checks=True)
+    path = confirm_path(mail.outbox[0])
+    assert strict.post(path).status_code == 403
+    newbie.refresh_from_db()
+    assert newbie.email_confirmed_at is None
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', strict.get(path).text)[1]
+    assert strict.post(path, {"csrfmiddlewaretoken": token}).status_code == 200
+    newbie.refresh_from_db()
+    assert newbie.email_confirmed_at is not None
+
+
 def test_the_link_works_without_logging_in(client, newbie):
     client.logout()
-    assert client.get(confirm_path(mail.outbox[0])).status_code == 200
+    assert client.post(confirm_path(mail.outbox[0])).status_code == 200
     newbie.refresh_from_db()
     assert newbie.can_play_rated
 
 
-def test_an_expired_link_is_refused_in_words(client, newbie):
+def test_a_link_opened_again_after_confirming_says_so(client, newbie):
+    path = confirm_path(mail.outbox[0])
+    client.post(path)
+    for response in (client.get(path), client.post(path)):
+        assert response.status_code == 200 and b"Email address confirmed" in response.content
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_an_expired_link_is_refused_in_words(client, newbie, method):
     later = timezone.now() + timedelta(days=4)
     with time_machine.travel(later):
-        response = client.get(confirm_path(mail.outbox[0]))
+        response = getattr(client, method)(confirm_path(mail.outbox[0]))
     assert response.status_code == 400 and b"This link does not work" in response.content
     newbie.refresh_from_db()
     assert newbie.email_confirmed_at is None
 
 
+@pytest.mark.parametrize("method", ["get", "post"])
 @pytest.mark.parametrize("token", ["forged", "eyJ1c2VyIjoxfQ:1abcde:xyz"])
-def test_a_forged_link_is_refused_in_words(client, newbie, token):
-    response = client.get(reverse("confirm_email", args=[token]))
+def test_a_forged_link_is_refused_in_words(client, newbie, token, method):
+    response = getattr(client, method)(reverse("confirm_email", args=[token]))
     assert response.status_code == 400 and b"This link does not work" in response.content
+    newbie.refresh_from_db()
+    assert newbie.email_confirmed_at is None
 
 
-def test_a_link_for_an_address_no_longer_used_is_refused(client, newbie):
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_a_link_for_an_address_no_longer_used_is_refused(client, newbie, method):
     path = confirm_path(mail.outbox[0])
     User.objects.filter(pk=newbie.pk).update(email="other@example.com")
-    assert client.get(path).status_code == 400
+    assert getattr(client, method)(path).status_code == 400
     newbie.refresh_from_db()
     assert newbie.email_confirmed_at is None
 
 
-def test_an_address_another_account_confirmed_first_is_refused(client, newbie):
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_an_address_another_account_confirmed_first_is_refused(client, newbie, method):
     path = confirm_path(mail.outbox[0])
     UserFactory(email="NEWBIE@example.com")  # confirmed, from before
-    response = client.get(path)
+    response = getattr(client, method)(path)
+    assert response.status_code == 409 and b"already in use" in response.content
+    newbie.refresh_from_db()
+    assert newbie.email_confirmed_at is None
+
+
+def test_an_address_confirmed_elsewhere_between_the_page_and_the_button_is_refused(client, newbie):
+    path = confirm_path(mail.outbox[0])
+    assert client.get(path).status_code == 200
+    UserFactory(email="newbie@example.com")  # confirmed meanwhile by another account
+    response = client.post(path)
     assert response.status_code == 409 and b"already in use" in response.content
     newbie.refresh_from_db()
     assert newbie.email_confirmed_at is None
@@ -103,7 +150,7 @@ def test_the_link_can_be_sent_again_a_few_times_an_hour(
     assert [b"We sent a new link" in a.content for a in answers] == [True, True, False]
     assert b"Please try again in an hour" in answers[2].content
     assert len(mail.outbox) == 3  # the sign-up's and two more
-    assert client.get(confirm_path(mail.outbox[-1])).status_code == 200
+    assert client.post(confirm_path(mail.outbox[-1])).status_code == 200
 
 
 def test_sending_again_needs_a_login_and_a_post(client, newbie):

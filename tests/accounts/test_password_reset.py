@@ -1,9 +1,13 @@
 import re
+from datetime import timedelta
 
 import pytest
+import time_machine
 from django.core import mail
 from django.core.cache import cache
+from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 pytestmark = pytest.mark.django_db
 
@@ -47,3 +51,52 @@ def test_reset_requests_are_rate_limited(client, player, settings):
     response = client.post(reverse("password_reset"), {"email": "alice@example.com"})
     assert response.status_code == 429
     assert len(mail.outbox) == 2
+
+
+def reset_from(address: str, email: str):
+    return Client(REMOTE_ADDR=address).post(reverse("password_reset"), {"email": email})
+
+
+def test_one_address_gets_at_most_three_reset_emails_an_hour_whoever_asks(player, settings):
+    assert settings.PASSWORD_RESET_EMAILS_PER_HOUR == 3
+    spellings = ["alice@example.com", "ALICE@example.com", " Alice@Example.COM "]
+    answers = [reset_from(f"203.0.113.{n}", spellings[n % 3]) for n in range(5)]
+    assert len(mail.outbox) == 3
+    third = answers[2]
+    for later in answers[3:]:
+        assert later.status_code == third.status_code == 302
+        assert later["Location"] == third["Location"] == reverse("password_reset_done")
+        assert later.content == third.content
+
+
+def test_the_cap_on_one_address_leaves_other_addresses_alone(player, other_player, settings):
+    settings.PASSWORD_RESET_EMAILS_PER_HOUR = 1
+    reset_from("203.0.113.1", "alice@example.com")
+    reset_from("203.0.113.2", "alice@example.com")
+    reset_from("203.0.113.3", other_player.email)
+    assert [m.to for m in mail.outbox] == [["alice@example.com"], [other_player.email]]
+
+
+def test_the_cap_on_one_address_lifts_after_an_hour(player, settings):
+    settings.PASSWORD_RESET_EMAILS_PER_HOUR = 1
+    start = timezone.now()
+    with time_machine.travel(start, tick=False):
+        reset_from("203.0.113.1", "alice@example.com")
+        reset_from("203.0.113.2", "alice@example.com")
+    with time_machine.travel(start + timedelta(hours=1, minutes=1), tick=False):
+        reset_from("203.0.113.3", "alice@example.com")
+    assert len(mail.outbox) == 2
+
+
+def test_past_the_cap_the_victim_still_resets_with_a_link_already_sent(client, player, settings):
+    # The cap blocks nothing: the emails that went out carry links that still work.
+    settings.PASSWORD_RESET_EMAILS_PER_HOUR = 1
+    reset_from("203.0.113.1", "alice@example.com")  # a stranger
+    reset_from("203.0.113.2", "alice@example.com")  # alice herself: nothing more is sent
+    (message,) = mail.outbox
+    link = re.search(r"https?://[^/\s]+(/accounts/password/reset/\S+)", message.body).group(1)
+    form_url = client.get(link).url
+    new = "a-brand-new-passphrase"
+    client.post(form_url, {"new_password1": new, "new_password2": new})
+    player.refresh_from_db()
+    assert player.check_password(new)

@@ -196,3 +196,102 @@ def test_the_others_see_that_you_are_away(player, other_player):
     own = Client()
     own.force_login(mover)
     assert "You are away until 10 January" in own.get(reverse("profile")).content.decode()
+
+
+# --- Turn emails wait for the return ------------------------------------------------------------
+
+
+def turn_emails_to(user: User) -> list:
+    return [m for m in mail.outbox if "your turn" in m.subject and m.to == [user.email]]
+
+
+def a_turn_while_away(player, other_player, capture, until=date(2027, 1, 10)) -> tuple[Game, User]:
+    """A game where the player to move next went away, then the other one played their turn."""
+    game = timed_game(player, other_player, days=14)
+    waiting = other(game, user_to_move(game))
+    set_away(waiting, until)
+    with capture(execute=True):
+        play_turns(game, turns=1)
+    assert user_to_move(game) == waiting
+    return game, waiting
+
+
+def test_no_turn_email_while_away(player, other_player, frozen, django_capture_on_commit_callbacks):
+    _, waiting = a_turn_while_away(player, other_player, django_capture_on_commit_callbacks)
+    assert turn_emails_to(waiting) == []
+    for hours in (1, 12, 23):
+        frozen.move_to(START + timedelta(hours=hours))
+        tasks.sweep_missed_turns()
+    assert turn_emails_to(waiting) == []
+
+
+def test_at_the_end_of_the_time_away_the_turn_email_comes_once(
+    player, other_player, frozen, django_capture_on_commit_callbacks
+):
+    game, waiting = a_turn_while_away(player, other_player, django_capture_on_commit_callbacks)
+    frozen.move_to(datetime(2027, 1, 10, 23, 55, tzinfo=UTC))  # still away
+    assert tasks.sweep_missed_turns() == 0
+    for minutes in (1, 2, 30):
+        frozen.move_to(datetime(2027, 1, 11, 0, minutes, tzinfo=UTC))
+        tasks.sweep_missed_turns()
+    [email] = turn_emails_to(waiting)
+    assert game.title in email.subject
+
+
+def test_coming_back_early_sends_the_turn_email_at_once_and_once(
+    player, other_player, frozen, django_capture_on_commit_callbacks
+):
+    _, waiting = a_turn_while_away(player, other_player, django_capture_on_commit_callbacks)
+    frozen.move_to(START + timedelta(days=2))  # past the missed-turn sweep's day
+    with django_capture_on_commit_callbacks(execute=True):
+        assert post_away(waiting, None).status_code == 302
+    assert len(turn_emails_to(waiting)) == 1
+    frozen.shift(timedelta(minutes=5))
+    tasks.sweep_missed_turns()
+    with django_capture_on_commit_callbacks(execute=True):
+        post_away(waiting, None)  # cleared again: nothing new to tell
+    assert len(turn_emails_to(waiting)) == 1
+
+
+def test_a_turn_told_before_going_away_is_not_told_again_on_return(
+    player, other_player, frozen, django_capture_on_commit_callbacks
+):
+    game = timed_game(player, other_player, days=14)
+    waiting = other(game, user_to_move(game))
+    with django_capture_on_commit_callbacks(execute=True):
+        play_turns(game, turns=1)
+    assert len(turn_emails_to(waiting)) == 1
+    set_away(waiting, date(2027, 1, 10))
+    frozen.move_to(datetime(2027, 1, 11, 0, 5, tzinfo=UTC))
+    assert tasks.sweep_missed_turns() == 0
+    assert len(turn_emails_to(waiting)) == 1
+
+
+def test_the_others_turn_emails_do_not_wait(
+    player, other_player, frozen, django_capture_on_commit_callbacks
+):
+    game = timed_game(player, other_player, days=14)
+    mover = user_to_move(game)
+    waiting = other(game, mover)
+    set_away(mover, date(2027, 1, 10))  # the one to move is away; the other one is not
+    with django_capture_on_commit_callbacks(execute=True):
+        play_turns(game, turns=1)
+    assert len(turn_emails_to(waiting)) == 1
+
+
+def test_the_return_is_midnight_in_the_players_own_time_zone(
+    player, other_player, frozen, django_capture_on_commit_callbacks
+):
+    game = timed_game(player, other_player, days=14)
+    waiting = other(game, user_to_move(game))
+    User.objects.filter(pk=waiting.pk).update(time_zone="Pacific/Auckland")  # UTC+13 in January
+    waiting.refresh_from_db()
+    set_away(waiting, date(2027, 1, 10))
+    with django_capture_on_commit_callbacks(execute=True):
+        play_turns(game, turns=1)
+    frozen.move_to(datetime(2027, 1, 10, 10, 55, tzinfo=UTC))  # 23:55 in Auckland
+    tasks.sweep_missed_turns()
+    assert turn_emails_to(waiting) == []
+    frozen.move_to(datetime(2027, 1, 10, 11, 1, tzinfo=UTC))  # 00:01 on the 11th there
+    tasks.sweep_missed_turns()
+    assert len(turn_emails_to(waiting)) == 1

@@ -272,6 +272,33 @@ def test_a_player_mutes_and_unmutes_a_game(game, player, other_player, stranger)
     assert as_user(stranger).post(url, {"muted": "1"}).status_code == 403
 
 
+def test_a_finished_game_offers_no_mute_and_refuses_one_in_words(game, player, other_player):
+    talk.post(game_id=game.pk, user=player, text="Well played")
+    url = reverse("games:talk-mute", args=[game.pk])
+    assert b"Mute this game" in as_user(other_player).get(talk_url(game)).content
+    play_to_the_end(game)
+    page = as_user(other_player).get(talk_url(game)).content
+    assert b"Well played" in page
+    assert url.encode() not in page and b"Mute this game" not in page
+    for muted in ("1", "0"):
+        response = as_user(other_player).post(url, {"muted": muted})
+        assert response.status_code == 409
+        assert b"The game is over: its table talk can no longer be muted" in response.content
+        htmx = as_user(other_player).post(url, {"muted": muted}, headers=HTMX)
+        assert htmx.status_code == 409 and b"can no longer be muted" in htmx.content
+    assert not Seat.objects.get(game=game, user=other_player).talk_muted
+
+
+def test_a_game_muted_while_it_went_on_is_shown_whole_once_it_is_over(game, player, other_player):
+    talk.post(game_id=game.pk, user=player, text="Well played")
+    talk.set_muted(game_id=game.pk, user=other_player, muted=True)
+    assert b"Well played" not in as_user(other_player).get(talk_url(game)).content
+    play_to_the_end(game)
+    page = as_user(other_player).get(talk_url(game)).content
+    assert b"Well played" in page and b"You muted" not in page
+    assert b"Show this game" not in page
+
+
 def test_unread_for_leaves_out_own_deleted_and_seen_messages(game, player, other_player):
     seat = Seat.objects.get(game=game, user=other_player)
     mine = talk.post(game_id=game.pk, user=other_player, text="mine")

@@ -167,8 +167,10 @@ def ask_reset(email: str, ip: str = "10.0.0.1", **headers):
 
 
 def test_a_stranger_asking_for_a_victims_reset_cannot_block_it(player, settings):
-    # The limit counts the requesting address, never the target email (issue 12.8).
+    # The limit counts the requesting address, never the target email (issue 12.8). (The silent
+    # cap on emails to one address is raised here: tests/accounts/test_password_reset.py.)
     settings.PASSWORD_RESET_RATE = "3/h"
+    settings.PASSWORD_RESET_EMAILS_PER_HOUR = 10
     for _ in range(3):
         assert ask_reset("alice@example.com", ip="10.0.1.1").status_code == 302
     assert ask_reset("ALICE@example.com", ip="10.0.1.1").status_code == 429

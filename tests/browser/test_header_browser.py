@@ -1,0 +1,35 @@
+"""The site header on a small phone (360 px): every link of the navigation is in sight, and
+nothing needs scrolling sideways."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.test_play_browser import log_in
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+WIDTH = 360
+LINKS = ["My games", "New game", "Open tables", "Leaderboards", "History", "Profile"]
+
+
+def test_the_header_fits_a_360_px_phone_with_every_link_in_sight(
+    live_server, new_page, screenshots
+):
+    player = UserFactory()
+    page = new_page(WIDTH, 800)
+    log_in(page, live_server.url, player.username)
+    page.goto(f"{live_server.url}/games/")
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= WIDTH
+    nav = page.get_by_role("navigation", name="Main")
+    expect(nav.get_by_role("link", name="Harmonies")).to_be_visible()  # its name, for readers
+    targets = [nav.get_by_role("link", name=name, exact=True) for name in LINKS]
+    targets.append(nav.get_by_role("button", name="Log out"))
+    for target in targets:
+        found = target.bounding_box()
+        assert found is not None and found["x"] >= 0, f"{target} is not drawn"
+        assert found["x"] + found["width"] <= WIDTH, f"{target} is cut off at the right"
+        assert found["height"] >= 24, f"{target} is too small to tap"
+    header = page.locator(".site-header").bounding_box()
+    assert header["height"] <= 70, "the links take two rows at most"
+    page.screenshot(path=str(screenshots / "header-phone.png"))
