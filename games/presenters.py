@@ -60,10 +60,12 @@ def game_page(
     card: str | None = None,
     log: list[dict[str, Any]] | None = None,
     recaps: list[Recap] = (),
+    others_shown: bool = True,
 ) -> dict[str, Any]:
     """The template context for a started game as `viewer_seat` (None: a spectator) sees it.
     `log` replaces the newest moves read from the database (an answer that adds one entry);
-    `recaps` say what the other players did since the viewer last looked."""
+    `recaps` say what the other players did since the viewer last looked; without
+    `others_shown` (an answer whose fragments leave the other boards alone) they are not drawn."""
     state = game.engine_state()
     # Over when the game's status says so (an early end leaves the engine's state unfinished).
     finished = game.status == Game.Status.FINISHED
@@ -121,6 +123,8 @@ def game_page(
     names = engine.geometry(game.side).names
     fresh = {recap.position: recap.cells for recap in recaps}
     for panel in panels:
+        if not panel.is_me and not others_shown:
+            continue
         pv = panel.view
         board_targets = targets if panel.is_me else None
         board_habitat = habitat if panel.is_me else ()

@@ -176,6 +176,8 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         return _refuse(request, "You are not playing in this game.", 403)
     presence.mark_present(game.pk, request.user.pk)
     recaps = recap.since_last_visit(game, seats, my_seat)
+    fragment = request.GET.get("fragment")
+    selecting = request.htmx and fragment == "select"
     context = game_page(
         game,
         seats,
@@ -183,11 +185,11 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         token=request.GET.get("token"),
         card=request.GET.get("card"),
         recaps=recaps,
+        others_shown=not selecting,
     )
     recap.mark_seen(my_seat, game)
     context.update(rematch_offer(game, my_seat))
-    fragment = request.GET.get("fragment")
-    if request.htmx and fragment == "select":
+    if selecting:
         return _fragments(request, context, CHANGED_BY["select"])
     if request.htmx and fragment == "game":
         response = render_blocks(request, GAME_PAGE, ["game"], context)
@@ -242,7 +244,8 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         # The page already shows a full log: only the new entry goes on top.
         log = [log_entry(result.move, seats, my_seat)]
         changed = tuple("log-new" if name == "log" else name for name in changed)
-    context = game_page(game, seats, my_seat, log=log)
+    others_shown = changed is ALL_FRAGMENTS or "others" in changed
+    context = game_page(game, seats, my_seat, log=log, others_shown=others_shown)
     context["notice"] = notice
     if not request.htmx:
         return render_page(request, GAME_PAGE, context, status=status)

@@ -9,13 +9,16 @@ partial was: `render_blocks(request, "games/game.html", ["my-board"], context)`.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.template import defaultfilters, engines
 from django.templatetags.static import static
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from jinja2 import Environment
@@ -31,7 +34,19 @@ CSRF_INPUT = '<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
 
 
 def url(name: str, *args: Any) -> str:
-    return reverse(name, args=args)
+    """reverse(), remembered: a game page asks for some twenty addresses, the same each time."""
+    return _reverse(name, args, get_script_prefix(), get_urlconf())
+
+
+@lru_cache(maxsize=4096)
+def _reverse(name: str, args: tuple, prefix: str, urlconf: str | None) -> str:
+    return reverse(name, args=args, urlconf=urlconf)
+
+
+@receiver(setting_changed)
+def _forget_addresses(*, setting: str, **kwargs: Any) -> None:
+    if setting == "ROOT_URLCONF":  # tests swap the URLs
+        _reverse.cache_clear()
 
 
 def pluralize(value: Any, suffix: str = "s") -> str:
