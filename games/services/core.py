@@ -66,7 +66,14 @@ def _bump(game: Game) -> None:
     _publish_version(game)
 
 
-def _save_state(game: Game, before: engine.GameState, after: engine.GameState) -> None:
+def _save_state(
+    game: Game,
+    before: engine.GameState,
+    after: engine.GameState,
+    seats: list[Seat] | None = None,
+) -> None:
+    """Store `after` in the locked game (the caller logged the move). `seats`, when the caller
+    already loaded them with their users under the lock, spare the turn clock a query."""
     from games import tasks  # tasks import services; import here to keep the graph acyclic
 
     game.state = engine.state_to_json(after)
@@ -75,7 +82,7 @@ def _save_state(game: Game, before: engine.GameState, after: engine.GameState) -
     if (
         after.current_seat != before.current_seat or after.turn != before.turn
     ) and not after.finished:
-        _start_turn_clock(game, after)
+        _start_turn_clock(game, after, seats)
         if after.current_seat != before.current_seat:  # one "your turn" email per turn
             enqueue(tasks.notify_turn, game.pk, after.turn)
     if after.finished:
@@ -154,12 +161,15 @@ def _finish(
     enqueue(tasks.finalize_game, game.pk)
 
 
-def _start_turn_clock(game: Game, state: engine.GameState) -> None:
-    """A new turn: who is to move, since when, and by when if the game has a time limit."""
+def _start_turn_clock(game: Game, state: engine.GameState, seats: list[Seat] | None = None) -> None:
+    """A new turn: who is to move, since when, and by when if the game has a time limit.
+    `seats`: the table with users, if loaded under the game's lock (else they are read)."""
     now = timezone.now()
     game.current_seat = seat = state.current_seat
     game.turn_started_at = now
-    mover = game.seats.select_related("user").get(position=seat)
+    mover = next((s for s in seats or () if s.position == seat), None)
+    if mover is None:
+        mover = game.seats.select_related("user").get(position=seat)
     # A turn that starts while the player is away counts its limit from their return.
     clock = mover.user.back_at if mover.user.is_away_at(now) else now
     game.turn_deadline = (
