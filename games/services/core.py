@@ -76,7 +76,7 @@ def _save_state(
     already loaded them with their users under the lock, spare the turn clock a query."""
     from games import tasks  # tasks import services; import here to keep the graph acyclic
 
-    game.state = engine.state_to_json(after)
+    game.set_engine_state(after)
     boards.record_turn_end(game, before, after)
     _bump(game)
     if (

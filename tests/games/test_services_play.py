@@ -38,6 +38,15 @@ def test_a_legal_action_is_applied_logged_and_versioned(game):
     assert (move.seq, move.user, move.action) == (1, mover, action)
 
 
+def test_the_page_after_a_move_reads_the_new_state_without_parsing_it(game):
+    mover, action = user_to_move(game), first_legal(game)
+    result = services.play(
+        game_id=game.pk, user=mover, action=action, expected_version=game.version
+    )
+    assert result.game.engine_state() is result.state
+    assert engine.state_from_json(result.game.state) == result.state
+
+
 @pytest.mark.parametrize(
     "action",
     [
