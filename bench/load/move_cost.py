@@ -5,8 +5,13 @@ blur the figures; each phase counts its own time, not that of the phases inside 
 Moves are random legal actions (never a turn reset) posted by the player to move through the
 Django test client, as htmx and without JavaScript, on games in progress. Each run plays them for
 real: run it on a database seeded for the purpose, by bench/load/run.py (`harmonies_bench`, the
-default) or by hand (migrate, then bench/load/seed.py) with DATABASE_URL and REDIS_URL set:
-    .venv/bin/python bench/load/move_cost.py [--moves 200] [--profile 25]
+default) or by hand (migrate, collectstatic, then bench/load/seed.py) with DATABASE_URL and
+REDIS_URL set:
+    .venv/bin/python bench/load/move_cost.py [--moves 200] [--profile 25] [--sql]
+
+Each move is followed by the load bench's floor page (bench/load/floor.py) from the same client,
+and the move's CPU is also given as a ratio to it: on this shared machine milliseconds drift by a
+third within minutes, the ratio much less.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import cProfile
 import os
 import pstats
 import random
+import statistics
 import sys
 import time
 from collections import defaultdict
@@ -23,7 +29,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "harmonies_site.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "bench.load.settings")  # the site and the floor
 
 from bench.load.run import ENV
 
@@ -160,8 +166,19 @@ def post_move(client: Client, game: Game, action: engine.Action, htmx: bool):
     )
 
 
-def play(args, games: list[Game], clients, htmx: bool, phases: Phases, rng) -> list[float]:
-    """Post `args.moves` moves, round robin over the games; the CPU seconds of each request."""
+def open_floor(client: Client) -> float:
+    """The floor of bench/load/run.py (session, user, one small query, a small template): the
+    CPU seconds of one request, the yardstick the load bench divides a move's cost by."""
+    started = time.process_time()
+    response = client.get("/bench/floor/", headers={"Accept-Encoding": "gzip, deflate"})
+    spent = time.process_time() - started
+    assert response.status_code == 200, response
+    return spent
+
+
+def play(args, games, clients, htmx: bool, phases: Phases, rng, floor=None) -> list[float]:
+    """Post `args.moves` moves, round robin over the games; the CPU seconds of each request.
+    With a `floor` list, each move is followed by the floor page, whose seconds go there."""
     whole = []
     seat_users = {g.pk: {s.position: s.user_id for s in g.seats.all()} for g in games}
     live = [g.pk for g in games]
@@ -179,17 +196,20 @@ def play(args, games: list[Game], clients, htmx: bool, phases: Phases, rng) -> l
         phases.stop()
         whole.append(time.process_time() - started)
         assert response.status_code == (200 if htmx else 302), response.content[:300]
+        if floor is not None:
+            floor.append(open_floor(client))
         live.append(game_id)
     return whole
 
 
-def report(label: str, whole: list[float], phases: Phases) -> None:
+def report(label: str, whole: list[float], phases: Phases, floor: list[float]) -> None:
     moves = len(whole)
     total = sum(whole)
     queries = sum(phases.queries.values()) / moves
-    mean = total / moves * 1000
+    mean, floor_mean = total / moves * 1000, statistics.mean(floor) * 1000
     print(f"\n{label}: {moves} moves, whole request (test client)", end=" ")
-    print(f"{mean:.2f} ms CPU, {queries:.2f} queries")
+    print(f"{mean:.2f} ms CPU, {queries:.2f} queries;", end=" ")
+    print(f"floor {floor_mean:.2f} ms, ratio {mean / floor_mean:.2f}")
     for name, seconds in sorted(phases.seconds.items(), key=lambda kv: -kv[1]):
         queries = phases.queries.get(name, 0) / moves
         print(f"  {name:<45} {seconds / moves * 1000:6.2f} ms  {queries:4.2f} q"
@@ -228,10 +248,11 @@ def main() -> None:
         profiler = cProfile.Profile(time.process_time) if args.profile else None
         if profiler:
             profiler.enable()
-        whole = play(args, games, clients, htmx, phases, rng)
+        floor = []
+        whole = play(args, games, clients, htmx, phases, rng, floor)
         if profiler:
             profiler.disable()
-        report("htmx move" if htmx else "no-JS move", whole, phases)
+        report("htmx move" if htmx else "no-JS move", whole, phases, floor)
         if profiler:
             stats = pstats.Stats(profiler).strip_dirs()
             stats.sort_stats("cumulative").print_stats(args.profile)
