@@ -41,7 +41,9 @@ import django  # noqa: E402
 
 django.setup()
 
+from django.contrib import auth  # noqa: E402
 from django.db import connection  # noqa: E402
+from django.middleware.gzip import GZipMiddleware  # noqa: E402
 from django.template.backends.django import Template as DjangoTemplate  # noqa: E402
 from django.test import Client  # noqa: E402
 
@@ -128,6 +130,8 @@ def instrument(phases: Phases) -> None:
     wrap(queue, "send_now", "on_commit: Celery publish")
     wrap(presence, "mark_present", "presence to Redis")
     wrap(game_views, "game_page", "fragments: presenter")
+    wrap(auth, "get_user", "session and user (as on every page)")
+    wrap(GZipMiddleware, "process_response", "gzip (middleware)")
     wrap(DjangoTemplate, "render", "fragments: templates")
     try:
         from django.template.backends.jinja2 import Template as JinjaTemplate
