@@ -58,10 +58,12 @@ def plan_turn(game: Game, mover: Seat) -> None:
     at = None if automatic else next_reminder(mover.user, game, game.turn_started_at)
     # One UPDATE for both (a turn starts on about one move in five): the mover's time, and none
     # for anyone else who still has one from their own turn.
-    moment = Value(at, output_field=DateTimeField())
-    game.seats.filter(Q(pk=mover.pk) | Q(remind_at__isnull=False)).update(
-        remind_at=Case(When(pk=mover.pk, then=moment), default=None, output_field=DateTimeField())
-    )
+    seats = game.seats.filter(Q(pk=mover.pk) | Q(remind_at__isnull=False))
+    if at is None:
+        seats.update(remind_at=None)  # (a CASE of two NULLs would be text to PostgreSQL)
+    else:
+        moment = Value(at, output_field=DateTimeField())
+        seats.update(remind_at=Case(When(pk=mover.pk, then=moment), default=None))
     mover.remind_at = at
 
 
