@@ -118,6 +118,14 @@ def test_an_unknown_game_is_refused(player):
         services.play(game_id=999999, user=player, action={"type": "end_turn"}, expected_version=0)
 
 
+@pytest.mark.parametrize("game_id", ["7; DROP TABLE games_game", None, -1, 0, 10**30, "1e3"])
+def test_a_game_id_that_names_no_row_is_no_such_game(game, game_id):
+    mover = user_to_move(game)
+    with pytest.raises(services.NotFound, match="no such game"):
+        services.play(game_id=game_id, user=mover, action={"type": "end_turn"}, expected_version=1)
+    assert Game.objects.filter(pk=game.pk).exists()
+
+
 def test_a_game_plays_to_the_end_finalizes_once_and_replays(
     game, django_capture_on_commit_callbacks
 ):
