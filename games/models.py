@@ -165,6 +165,12 @@ class Game(models.Model):
         self.__dict__["_parsed_state"] = (self.state, state)
         return state
 
+    def set_engine_state(self, state: engine.GameState) -> None:
+        """Store a new state (saved by the caller). The page drawn after a move reads the state
+        it was given back, instead of parsing the text just written."""
+        self.state = engine.state_to_json(state)
+        self.__dict__["_parsed_state"] = (self.state, state)
+
     @property
     def description(self) -> str:
         kind = "Solo" if self.solo else f"{self.players} players"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from django.db.models import F
+from django.db.models import Case, DateTimeField, F, Q, Value, When
 from django.utils import timezone
 
 from accounts.models import User
@@ -54,10 +54,16 @@ def next_reminder(user: User, game: Game, now: datetime) -> datetime | None:
 
 def plan_turn(game: Game, mover: Seat) -> None:
     """A turn starts: plan the mover's first reminder; the others have nothing to be reminded of."""
-    game.seats.exclude(pk=mover.pk).filter(remind_at__isnull=False).update(remind_at=None)
     automatic = mover.user.is_bot or mover.left
     at = None if automatic else next_reminder(mover.user, game, game.turn_started_at)
-    Seat.objects.filter(pk=mover.pk).update(remind_at=at)
+    # One UPDATE for both (a turn starts on about one move in five): the mover's time, and none
+    # for anyone else who still has one from their own turn.
+    seats = game.seats.filter(Q(pk=mover.pk) | Q(remind_at__isnull=False))
+    if at is None:
+        seats.update(remind_at=None)  # (a CASE of two NULLs would be text to PostgreSQL)
+    else:
+        moment = Value(at, output_field=DateTimeField())
+        seats.update(remind_at=Case(When(pk=mover.pk, then=moment), default=None))
     mover.remind_at = at
 
 

@@ -60,7 +60,7 @@ def play(*, game_id: int, user: User, action: object, expected_version: object) 
             action=parsed.to_json(),
             detail=move_detail(before, parsed, after),
         )
-        _save_state(game, before, after)
+        _save_state(game, before, after, seats)
     return PlayResult(game=game, state=after, move=move, seats=seats)
 
 

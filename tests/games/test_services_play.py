@@ -38,6 +38,15 @@ def test_a_legal_action_is_applied_logged_and_versioned(game):
     assert (move.seq, move.user, move.action) == (1, mover, action)
 
 
+def test_the_page_after_a_move_reads_the_new_state_without_parsing_it(game):
+    mover, action = user_to_move(game), first_legal(game)
+    result = services.play(
+        game_id=game.pk, user=mover, action=action, expected_version=game.version
+    )
+    assert result.game.engine_state() is result.state
+    assert engine.state_from_json(result.game.state) == result.state
+
+
 @pytest.mark.parametrize(
     "action",
     [
@@ -107,6 +116,14 @@ def test_a_stranger_cannot_act(game, stranger):
 def test_an_unknown_game_is_refused(player):
     with pytest.raises(services.NotFound, match="no such game"):
         services.play(game_id=999999, user=player, action={"type": "end_turn"}, expected_version=0)
+
+
+@pytest.mark.parametrize("game_id", ["7; DROP TABLE games_game", None, -1, 0, 10**30, "1e3"])
+def test_a_game_id_that_names_no_row_is_no_such_game(game, game_id):
+    mover = user_to_move(game)
+    with pytest.raises(services.NotFound, match="no such game"):
+        services.play(game_id=game_id, user=mover, action={"type": "end_turn"}, expected_version=1)
+    assert Game.objects.filter(pk=game.pk).exists()
 
 
 def test_a_game_plays_to_the_end_finalizes_once_and_replays(

@@ -4,6 +4,7 @@ import pytest
 
 from games import engine, services
 from games.models import Game, Invitation, Seat
+from games.services.core import _table_of
 from tests.factories import UserFactory
 from tests.games.helpers import start_game
 
@@ -105,3 +106,14 @@ def test_the_card_catalogue_agrees_with_the_engine():
             card.cube_count,
         )
         assert row.points == list(card.points_top_to_bottom)
+
+
+def test_the_table_is_read_in_seat_order_before_and_after_the_start(player, other_player):
+    """services.core._table_of sorts in Python what Meta.ordering would have sorted in SQL."""
+    game = services.create_game(creator=player, players=3, side="A", spirits=False, public=True)
+    services.join_game(game_id=game.pk, user=other_player)
+    assert [s.user for s in _table_of(game)] == [player, other_player]  # by arrival
+    game = services.join_game(game_id=game.pk, user=UserFactory())
+    table = _table_of(game)
+    assert [s.position for s in table] == [0, 1, 2]
+    assert table == list(game.seats.all())
