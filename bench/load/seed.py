@@ -37,7 +37,7 @@ from django.utils.crypto import get_random_string  # noqa: E402
 from accounts.identity import canonical_username, username_skeleton  # noqa: E402
 from accounts.models import User  # noqa: E402
 from games import engine, presence, services  # noqa: E402
-from games.models import Game, Move  # noqa: E402
+from games.models import Board, Game, Move, Seat  # noqa: E402
 from games.narration import move_detail  # noqa: E402
 from games.services import talk  # noqa: E402
 
@@ -87,10 +87,26 @@ def random_game(config: engine.GameConfig, seed: int, rng: random.Random) -> lis
 def fast_forward(game: Game, users_by_seat: dict, actions: list[engine.Action]) -> None:
     """Write `actions` as services.play would have, one Move per action, in one transaction."""
     state = game.engine_state()
-    moves, turn_started = [], timezone.now()
+    moves, boards, turn_started = [], [], timezone.now()
+    # Each player saw the game when they last played (as the page they played on shows it), so
+    # a first look recaps the others' turns since, not the whole game from an empty board.
+    last_seen: dict[int, int] = {}
     start = timezone.now() - timedelta(minutes=5 * len(actions))
     for i, action in enumerate(actions):
         after = engine.apply(state, action)
+        last_seen[state.current_seat] = i + 1
+        if after.turn != state.turn:  # the turn-end board, as services.boards records it
+            position = state.current_seat
+            boards.append(
+                Board(
+                    game=game,
+                    position=position,
+                    turn=state.turn,
+                    move_seq=i + 1,
+                    player=after.players[position].to_json(),
+                    score=engine.score_sheet(after, position).as_dict(),
+                )
+            )
         moves.append(
             Move(
                 game=game,
@@ -108,6 +124,11 @@ def fast_forward(game: Game, users_by_seat: dict, actions: list[engine.Action]) 
         state = after
     with transaction.atomic():
         Move.objects.bulk_create(moves, batch_size=1000)
+        Board.objects.bulk_create(boards, batch_size=1000)
+        seats = list(game.seats.all())
+        for seat in seats:
+            seat.seen_move = last_seen.get(seat.position, 0)
+        Seat.objects.bulk_update(seats, ["seen_move"])
         game.state = engine.state_to_json(state)
         game.version += len(actions)
         game.move_count = len(actions)
