@@ -123,34 +123,8 @@ def game_page(
     names = engine.geometry(game.side).names
     fresh = {recap.position: recap.cells for recap in recaps}
     for panel in panels:
-        if not panel.is_me and not others_shown:
-            continue
-        pv = panel.view
-        board_targets = targets if panel.is_me else None
-        board_habitat = habitat if panel.is_me else ()
-        board_fresh = () if panel.is_me else fresh.get(panel.seat.position, ())
-        title = f"{panel.name}'s board"
-
-        def draw(pv=pv, panel=panel, board_targets=board_targets, board_habitat=board_habitat,
-                 board_fresh=board_fresh, title=title):  # fmt: skip
-            return board_svg(
-                game.side,
-                pv["stacks"],
-                pv["cube_hexes"],
-                targets=board_targets,
-                habitat=board_habitat,
-                emphasis=[names[i] for i in panel.sheet.river_path],
-                fresh=board_fresh,
-                title=title,
-                compact=not panel.is_me,
-                sprite=True,
-            )
-
-        if board_targets or board_habitat or board_fresh:
-            panel.board = draw()  # this viewer's own marks: not shared
-        else:
-            variant = (title, not panel.is_me)
-            panel.board = shared_parts.board_picture(game, panel.seat.position, variant, draw)
+        if panel.is_me or others_shown:
+            panel.board = _board_picture(game, panel, names, targets, habitat, fresh)
 
     return {
         "game": game,
@@ -197,6 +171,41 @@ def game_page(
         # Read only if the page draws the talk: a move's fragments leave it alone.
         "talk": Conversation(game, viewer_seat, viewer_seat.user_id if viewer_seat else None),
     }
+
+
+def _board_picture(
+    game: Game,
+    panel: PlayerPanel,
+    names: tuple[str, ...],
+    targets: dict[str, dict[str, str]],
+    habitat: set[str],
+    fresh: dict[int, set[str]],
+) -> str:
+    """A panel's board. One with the viewer's own marks (the targets of their selection, a
+    card's habitat, what is new since their last look) is theirs alone; a plain one is the same
+    for every viewer of this version of the game, and kept (games.shared_parts)."""
+    own_targets = targets if panel.is_me else None
+    own_habitat = habitat if panel.is_me else ()
+    new_cells = () if panel.is_me else fresh.get(panel.seat.position, ())
+    title = f"{panel.name}'s board"
+
+    def draw() -> str:
+        return board_svg(
+            game.side,
+            panel.view["stacks"],
+            panel.view["cube_hexes"],
+            targets=own_targets,
+            habitat=own_habitat,
+            emphasis=[names[i] for i in panel.sheet.river_path],
+            fresh=new_cells,
+            title=title,
+            compact=not panel.is_me,
+            sprite=True,
+        )
+
+    if own_targets or own_habitat or new_cells:
+        return draw()
+    return shared_parts.board_picture(game, panel.seat.position, (title, not panel.is_me), draw)
 
 
 def score_rows(sheets: list, animal_cubes: list[int]) -> list[dict[str, Any]]:

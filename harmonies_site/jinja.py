@@ -81,9 +81,7 @@ def page_context(request: HttpRequest, context: dict[str, Any]) -> dict[str, Any
         **context,
         "request": request,
         "csrf_token": token,
-        "csrf_input": format_html(
-            '<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token
-        ),
+        "csrf_input": format_html(CSRF_INPUT, token),
     }
     for processor in backend.template_context_processors:
         full.update(processor(request))
