@@ -4,19 +4,14 @@ process (which reads the same PostgreSQL database) sends it.
 With SQLite the worker could not see the test database, so this needs PostgreSQL as well as Redis.
 """
 
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 from django.conf import settings
-from django.db import connection
 
 from accounts.models import User
-from harmonies_site.celery import app
+from tests.celery_workers import celery_worker, purge, tasks_routed, worker_environment
 from tests.games.helpers import play_turns, start_game, user_to_move
 
 # The test's own queue, so a developer's running worker cannot take the task instead.
@@ -24,65 +19,22 @@ QUEUE = "harmonies-test-worker"
 WAIT_SECONDS = 30
 
 
-def test_database_url() -> str:
-    db = connection.settings_dict
-    auth = quote(db["USER"] or "") + (f":{quote(db['PASSWORD'])}" if db["PASSWORD"] else "")
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
-test_database_url.__test__ = False  # a helper, not a test
-
-
 @pytest.fixture
 def worker(tmp_path):
     """A Celery worker process on the test's queue, writing mail into a folder; always stopped."""
     mail_dir = tmp_path / "mail"
     mail_dir.mkdir()
-    env = {
-        **os.environ,
-        "DATABASE_URL": test_database_url(),
-        "REDIS_URL": settings.REDIS_URL,
-        "CELERY_TASK_ALWAYS_EAGER": "false",
-        "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
-        "EMAIL_FILE_PATH": str(mail_dir),
-        "SITE_URL": settings.SITE_URL,
-    }
-    env.pop("EMAIL_URL", None)
-    log_path = tmp_path / "worker.log"
-    with log_path.open("w") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "harmonies_site", "worker", "--pool=solo",
-             "--concurrency=1", "--loglevel=INFO", "-Q", QUEUE, "--without-gossip",
-             "--without-mingle", "--without-heartbeat"],
-            cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        try:
-            yield mail_dir, log_path
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+    env = worker_environment(mail_dir)
+    with celery_worker([QUEUE], tmp_path / "worker.log", env) as log_path:
+        yield mail_dir, log_path
 
 
 @pytest.fixture
 def tasks_go_to_the_worker():
     """Queue on Redis (the session runs tasks in-process) and route games tasks to QUEUE."""
-    eager, routes = app.conf.task_always_eager, app.conf.task_routes
-    with app.connection_for_write() as conn:
-        conn.default_channel.queue_purge(QUEUE)  # leftovers of an interrupted run
-    app.conf.task_always_eager = False
-    app.conf.task_routes = {"games.*": {"queue": QUEUE}}
-    app.amqp.flush_routes()
-    app.amqp.router = app.amqp.Router()
-    try:
+    purge([QUEUE])
+    with tasks_routed({"games.*": {"queue": QUEUE}}):
         yield
-    finally:
-        app.conf.task_always_eager, app.conf.task_routes = eager, routes
-        app.amqp.flush_routes()
-        app.amqp.router = app.amqp.Router()
 
 
 def wait_for_mail(folder: Path) -> list[str]:

@@ -1,18 +1,14 @@
 """The production path: a push task queued on Redis, run by a real Celery worker process (which
 reads the same PostgreSQL database), posting to the local HTTPS push service."""
 
-import os
-import subprocess
-import sys
 import time
 
 import pytest
 from django.conf import settings
 
-from harmonies_site.celery import app
 from push import tasks as push_tasks
+from tests.celery_workers import celery_worker, purge, tasks_routed, worker_environment
 from tests.games.helpers import play_turns, start_game, user_to_move
-from tests.games.test_worker import test_database_url
 from tests.push.conftest import SUBJECT
 from tests.push.service import verify_vapid
 
@@ -27,51 +23,22 @@ def test_push_tasks_run_on_the_mail_queue_beside_the_emails():
 
 @pytest.fixture
 def worker(tmp_path, vapid, push_service):
-    env = {
-        **os.environ,
-        "DATABASE_URL": test_database_url(),
-        "REDIS_URL": settings.REDIS_URL,
-        "CELERY_TASK_ALWAYS_EAGER": "false",
-        "VAPID_PUBLIC_KEY": vapid.public,
-        "VAPID_PRIVATE_KEY": vapid.private,
-        "VAPID_SUBJECT": SUBJECT,
-        "PUSH_ALLOW_PRIVATE_ENDPOINTS": "true",
-        "PUSH_CA_BUNDLE": str(push_service.cert),
-    }
-    log_path = tmp_path / "worker.log"
-    with log_path.open("w") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "harmonies_site", "worker", "--pool=solo",
-             "--concurrency=1", "--loglevel=INFO", "-Q", QUEUE, "--without-gossip",
-             "--without-mingle", "--without-heartbeat"],
-            cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-        try:
-            yield log_path
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+    env = worker_environment(
+        VAPID_PUBLIC_KEY=vapid.public,
+        VAPID_PRIVATE_KEY=vapid.private,
+        VAPID_SUBJECT=SUBJECT,
+        PUSH_ALLOW_PRIVATE_ENDPOINTS="true",
+        PUSH_CA_BUNDLE=str(push_service.cert),
+    )
+    with celery_worker([QUEUE], tmp_path / "worker.log", env) as log_path:
+        yield log_path
 
 
 @pytest.fixture
 def push_tasks_go_to_the_worker():
-    eager, routes = app.conf.task_always_eager, app.conf.task_routes
-    with app.connection_for_write() as conn:
-        conn.default_channel.queue_purge(QUEUE)
-    app.conf.task_always_eager = False
-    app.conf.task_routes = {"push.*": {"queue": QUEUE}}
-    app.amqp.flush_routes()
-    app.amqp.router = app.amqp.Router()
-    try:
+    purge([QUEUE])
+    with tasks_routed({"push.*": {"queue": QUEUE}}):
         yield
-    finally:
-        app.conf.task_always_eager, app.conf.task_routes = eager, routes
-        app.amqp.flush_routes()
-        app.amqp.router = app.amqp.Router()
 
 
 @pytest.mark.redis

@@ -12,9 +12,6 @@ test, so a developer's running worker cannot take the tasks instead.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -24,10 +21,15 @@ from django.conf import settings
 from games import services
 from games.bot_players import bots_for
 from games.models import Move
-from harmonies_site.celery import app
+from tests.celery_workers import (
+    celery_worker,
+    purge,
+    tasks_routed,
+    wait_until_ready,
+    worker_environment,
+)
 from tests.factories import UserFactory
 from tests.games.helpers import play_turns, start_game, user_to_move
-from tests.games.test_worker import test_database_url
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -43,89 +45,36 @@ def test_queue(name: str) -> str:
 test_queue.__test__ = False  # a helper, not a test
 
 
-def start_worker(queues: list[str], tmp_path: Path, mail_dir: Path, name: str):
-    env = {
-        **os.environ,
-        "DATABASE_URL": test_database_url(),
-        "REDIS_URL": settings.REDIS_URL,
-        "CELERY_TASK_ALWAYS_EAGER": "false",
-        "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
-        "EMAIL_FILE_PATH": str(mail_dir),
-        "SITE_URL": settings.SITE_URL,
-    }
-    env.pop("EMAIL_URL", None)
-    log_path = tmp_path / f"{name}.log"
-    log = log_path.open("w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "harmonies_site", "worker", "--pool=solo",
-         "--concurrency=1", "--loglevel=INFO", "-Q", ",".join(test_queue(q) for q in queues),
-         "-n", f"{name}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat"],
-        cwd=settings.BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    return process, log, log_path
-
-
-def wait_until_ready(log_path: Path, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if " ready." in log_path.read_text():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"worker not ready in {timeout} s:\n{log_path.read_text()}")
-
-
-def purge(queues: list[str]) -> None:
-    with app.connection_for_write() as conn:
-        for queue in queues:
-            conn.default_channel.queue_purge(test_queue(queue))
-
-
 @pytest.fixture
 def workers(tmp_path):
     """A bots worker and a mail worker, as the README runs them; always stopped and purged."""
     mail_dir = tmp_path / "mail"
     mail_dir.mkdir()
-    queues = ["bots", "mail", "celery"]
+    queues = [test_queue(q) for q in ("bots", "mail", "celery")]
     purge(queues)
-    started = [
-        start_worker(["bots"], tmp_path, mail_dir, "bots"),
-        start_worker(["celery", "mail"], tmp_path, mail_dir, "mail"),
-    ]
+    env = worker_environment(mail_dir)
+    bots_queues, mail_queues = [test_queue("bots")], [test_queue("celery"), test_queue("mail")]
     try:
-        for _, _, log_path in started:
-            wait_until_ready(log_path)
-        yield mail_dir, [log_path for _, _, log_path in started]
+        with (
+            celery_worker(bots_queues, tmp_path / "bots.log", env, "bots") as bots_log,
+            celery_worker(mail_queues, tmp_path / "mail.log", env, "mail") as mail_log,
+        ):
+            for log_path in (bots_log, mail_log):
+                wait_until_ready(log_path)
+            yield mail_dir, [bots_log, mail_log]
     finally:
-        for process, _, _ in started:
-            process.terminate()
-        for process, log, _ in started:
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-            log.close()
         purge(queues)
 
 
 @pytest.fixture
 def site_routes_to_test_queues():
     """Queue on Redis (the session runs tasks in-process), through the site's routes renamed."""
-    saved = (app.conf.task_always_eager, app.conf.task_routes, app.conf.task_default_queue)
     routes = getattr(settings, "CELERY_TASK_ROUTES", None) or {}
-    app.conf.task_always_eager = False
-    app.conf.task_routes = {
+    renamed = {
         name: {**route, "queue": test_queue(route["queue"])} for name, route in routes.items()
     }
-    app.conf.task_default_queue = test_queue("celery")
-    app.amqp.flush_routes()
-    app.amqp.router = app.amqp.Router()
-    try:
+    with tasks_routed(renamed, default_queue=test_queue("celery")):
         yield
-    finally:
-        app.conf.task_always_eager, app.conf.task_routes, app.conf.task_default_queue = saved
-        app.amqp.flush_routes()
-        app.amqp.router = app.amqp.Router()
 
 
 def bot_turns_waiting(tables) -> int:
