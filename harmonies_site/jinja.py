@@ -21,7 +21,7 @@ from django.templatetags.static import static
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
-from jinja2 import Environment
+from jinja2 import Environment, Undefined
 
 from games.score_table import score_table
 from games.templatetags.harmonies import card_face, card_name, cell_words, space_label, token
@@ -55,6 +55,9 @@ def pluralize(value: Any, suffix: str = "s") -> str:
 
 def environment(**options: Any) -> Environment:
     """The environment Django's Jinja2 backend builds (settings.TEMPLATES)."""
+    # A missing variable is empty, with DEBUG too, as in Django's templates (the backend's
+    # DEBUG default would print it as "{{ name }}" to the player).
+    options["undefined"] = Undefined
     env = Environment(**options)
     env.globals.update(
         url=url, static=static, card_face=card_face, token=token, score_table=score_table
