@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.views import limited
+from accounts.ratelimits import limited
 from games.models import Game
 from games.services import GameError, talk
 from harmonies_site.jinja import render_blocks, render_page

@@ -18,7 +18,7 @@ from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.views import limited
+from accounts.ratelimits import limited
 from push import endpoints
 from push.models import PushSubscription
 from push.profile import MAX_DEVICES

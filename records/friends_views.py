@@ -12,7 +12,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 from django_ratelimit.core import is_ratelimited
 
-from accounts.views import limited
+from accounts.ratelimits import limited
 from games import friends
 
 logger = logging.getLogger(__name__)
