@@ -49,10 +49,6 @@ def _forget_addresses(*, setting: str, **kwargs: Any) -> None:
         _reverse.cache_clear()
 
 
-def pluralize(value: Any, suffix: str = "s") -> str:
-    return defaultfilters.pluralize(value, suffix)
-
-
 def environment(**options: Any) -> Environment:
     """The environment Django's Jinja2 backend builds (settings.TEMPLATES)."""
     # A missing variable is empty, with DEBUG too, as in Django's templates (the backend's
@@ -63,7 +59,7 @@ def environment(**options: Any) -> Environment:
         url=url, static=static, card_face=card_face, token=token, score_table=score_table
     )
     env.filters.update(
-        pluralize=pluralize,
+        pluralize=defaultfilters.pluralize,
         date=defaultfilters.date,
         timesince=defaultfilters.timesince_filter,
         timeuntil=defaultfilters.timeuntil_filter,
