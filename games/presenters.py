@@ -256,11 +256,12 @@ def _viewer_tz(seat: Seat | None) -> tzinfo:
 
 def _log(game: Game, by_position: dict[int, Seat], limit: int | None = LOG_LENGTH, *, tz) -> list:
     """The move log in words, newest first; the newest moves are shared by every viewer."""
-    if limit is None:
-        moves = Move.objects.filter(game=game).order_by("-seq")
-        rows = moves.values_list("seq", "seat", "turn", "action", "detail", "created_at")
-    else:
-        rows = shared_parts.log_rows(game, limit)
+
+    def read() -> list[shared_parts.LogRow]:
+        moves = Move.objects.filter(game=game).order_by("-seq")[:limit]
+        return list(moves.values_list("seq", "seat", "turn", "action", "detail", "created_at"))
+
+    rows = read() if limit is None else shared_parts.log_rows(game, limit, read)
     return [_log_entry(by_position, *row, tz=tz) for row in rows]
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from django.core.cache import cache
 from django.utils.safestring import SafeString
 
-from games.models import Game, Message, Move
+from games.models import Game, Message
 
 logger = logging.getLogger(__name__)
 
@@ -51,13 +51,8 @@ def _game_key(game: Game) -> str:
     return f"{game.pk}.{game.created_at.timestamp():.6f}"
 
 
-def log_rows(game: Game, limit: int) -> list[LogRow]:
-    """The newest `limit` moves, newest first: (seq, seat, turn, action, detail, created_at)."""
-
-    def read() -> list[LogRow]:
-        moves = Move.objects.filter(game=game).order_by("-seq")[:limit]
-        return list(moves.values_list("seq", "seat", "turn", "action", "detail", "created_at"))
-
+def log_rows(game: Game, limit: int, read: Callable[[], list[LogRow]]) -> list[LogRow]:
+    """The newest `limit` moves as `read` gives them, kept per version and move count."""
     # The move count too: a site event (a resignation, a timeout) is logged as a move.
     return _cached(f"game-log:{_game_key(game)}:{game.version}:{game.move_count}:{limit}", read)
 

@@ -33,6 +33,11 @@ MAX_LENGTH = 500
 # The author may take a message back while the others have probably not read it yet.
 DELETE_WINDOW = timedelta(minutes=5)
 SHOWN = 100  # the newest messages on the page; older ones stay in the database
+# What the page draws of a message and its author (Conversation.messages, kept in the cache).
+TALK_FIELDS = (
+    "game", "author", "position", "text", "created_at", "deleted_at", "hidden_by_staff",
+    "author__username", "author__display_name",
+)  # fmt: skip
 EMAILED = 10  # the newest unread ones in an email, with a count of the rest
 RATE = "10/m"  # per player, all games together
 
@@ -203,7 +208,14 @@ class Conversation:
             return []
 
         def read() -> list[Message]:
-            newest = visible(self.game.pk).select_related("author").order_by("-pk")[:SHOWN]
+            # Kept in the shared cache: of the authors, only what the page shows (no password
+            # hash or email address travels to Redis).
+            newest = (
+                visible(self.game.pk)
+                .select_related("author")
+                .only(*TALK_FIELDS)
+                .order_by("-pk")[:SHOWN]
+            )
             return list(reversed(newest))
 
         messages = shared_parts.talk_messages(self.game, SHOWN, read)

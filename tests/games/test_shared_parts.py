@@ -85,3 +85,12 @@ def test_the_page_is_drawn_from_the_database_when_the_cache_is_down(game, player
         mock.patch.object(shared_parts.cache, "set", side_effect=down),
     ):
         assert log_clocks(page(player, game)) == expected
+
+
+def test_the_kept_talk_carries_no_private_field_of_its_authors(game, player, other_player):
+    talk.post(game_id=game.pk, user=player, text="hello")
+    game.refresh_from_db()
+    seat = game.seats.get(user=other_player)
+    (message,) = talk.Conversation(game, seat, other_player.pk).messages
+    assert message.author.public_name == player.public_name
+    assert {"password", "email"} <= message.author.get_deferred_fields()
