@@ -21,7 +21,6 @@ from games.models import Game, Seat
 from games.presenters import LOG_LENGTH, full_log, game_page, log_entry
 from games.rematch_views import rematch_offer
 from games.services import talk
-from games.services.core import in_seat_order
 from games.sprite import sprite as game_sprite
 from harmonies_site.jinja import render_blocks, render_page
 from harmonies_site.views import refusal_fragment
@@ -424,7 +423,7 @@ def _game_and_seating(game_id: int, user) -> tuple[Game, list[Seat], Seat | None
     """The game, everyone at its table and the viewer's seat, in one query: the game page is the
     most frequent page of all. A table nobody sits at (cancelled) costs a second query."""
     query = Seat.objects.filter(game_id=game_id).select_related("game", "user").order_by()
-    seats = in_seat_order(list(query))
+    seats = services.in_seat_order(list(query))
     if not seats:
         return get_object_or_404(Game, pk=game_id), [], None
     game = seats[0].game
