@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
+from markupsafe import Markup
 
 from games import engine, presence, services, shared_parts
 from games.models import Game, Move, Seat
@@ -24,6 +25,11 @@ from games.services.talk import Conversation
 from games.svg import board_svg
 
 LOG_LENGTH = 25  # the newest moves on the game page; the full log has its own page
+# One entry of the game page's log, built with the entry: the page prints 25 of them, kept with
+# the log (games.shared_parts), so a viewer after the first reads them ready-made.
+LOG_ENTRY_HTML = Markup(
+    '<li value="{seq}"><time datetime="{iso}" title="{title}">{clock}</time> {text}</li>'
+)
 CATEGORIES = [
     ("trees", "Trees"),
     ("mountains", "Mountains"),
@@ -257,12 +263,17 @@ def _viewer_tz(seat: Seat | None) -> tzinfo:
 def _log(game: Game, by_position: dict[int, Seat], limit: int | None = LOG_LENGTH, *, tz) -> list:
     """The move log in words, newest first; the newest moves are shared by every viewer."""
 
-    def read() -> list[shared_parts.LogRow]:
+    def read() -> list[tuple]:
         moves = Move.objects.filter(game=game).order_by("-seq")[:limit]
         return list(moves.values_list("seq", "seat", "turn", "action", "detail", "created_at"))
 
-    rows = read() if limit is None else shared_parts.log_rows(game, limit, read)
-    return [_log_entry(by_position, *row, tz=tz) for row in rows]
+    def entries() -> list[dict[str, Any]]:
+        return [_log_entry(by_position, *row, tz=tz) for row in read()]
+
+    if limit is None:
+        return entries()
+    names = tuple(by_position[p].user.public_name for p in sorted(by_position, key=str))
+    return shared_parts.log_entries(game, limit, str(tz), names, entries)
 
 
 def log_entry(move: Move, seats: list[Seat], viewer: Seat | None) -> dict[str, Any]:
@@ -283,17 +294,22 @@ def log_entry(move: Move, seats: list[Seat], viewer: Seat | None) -> dict[str, A
 def _log_entry(by_position, seq, position, turn, action, detail, created_at, *, tz) -> dict:
     """Times are formatted here, once per entry: three template date filters per entry cost a
     third of the page's rendering time."""
-    seat = by_position.get(position)
-    name = seat.user.public_name if seat else f"Seat {position + 1}"
     at = timezone.localtime(created_at, tz)
-    return {
+    entry = {
         "seq": seq,
         "turn": turn,
-        "text": describe(action, detail, name),
+        "text": describe(action, detail, _seat_name(by_position, position)),
         "iso": at.isoformat(),
         "title": at.strftime("%d %b %Y, %H:%M"),
         "clock": at.strftime("%H:%M"),
     }
+    entry["html"] = LOG_ENTRY_HTML.format(**entry)
+    return entry
+
+
+def _seat_name(by_position: dict[int, Seat], position: int) -> str:
+    seat = by_position.get(position)
+    return seat.user.public_name if seat else f"Seat {position + 1}"
 
 
 def full_log(game: Game, seats: list[Seat], viewer: Seat | None) -> list:

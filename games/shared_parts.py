@@ -1,5 +1,6 @@
 """What every viewer of one version of a game sees alike, kept so that the next viewer does not
-compute it again: the newest moves of the log, the table talk's messages, the boards' pictures.
+compute it again: the newest moves of the log in words, the table talk's messages, the boards'
+pictures.
 
 Why: each move is seen by every player of the game, and each of their pages draws every board
 and reads the log and the talk (issue 16: the game page's cost). Keys carry the game's version
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -25,8 +27,6 @@ logger = logging.getLogger(__name__)
 
 SHARED_SECONDS = 3600
 BOARDS_KEPT = 512  # pictures per process, about 10 KB each
-
-LogRow = tuple[int, int | None, int, dict, dict, Any]
 
 
 def _cached(key: str, compute: Callable[[], Any]) -> Any:
@@ -51,10 +51,16 @@ def _game_key(game: Game) -> str:
     return f"{game.pk}.{game.created_at.timestamp():.6f}"
 
 
-def log_rows(game: Game, limit: int, read: Callable[[], list[LogRow]]) -> list[LogRow]:
-    """The newest `limit` moves as `read` gives them, kept per version and move count."""
+def log_entries(
+    game: Game, limit: int, zone: str, names: tuple[str, ...], compute: Callable[[], list[dict]]
+) -> list[dict]:
+    """The newest `limit` moves as `compute` writes them (in words and HTML, times in `zone`),
+    kept per version and move count, time zone and players' names: every viewer in one zone
+    reads the same entries, and a renamed player makes new ones."""
     # The move count too: a site event (a resignation, a timeout) is logged as a move.
-    return _cached(f"game-log:{_game_key(game)}:{game.version}:{game.move_count}:{limit}", read)
+    named = zlib.crc32("\x1f".join(names).encode())
+    key = f"game-log:{_game_key(game)}:{game.version}:{game.move_count}:{limit}:{zone}:{named:x}"
+    return _cached(key, compute)
 
 
 def talk_messages(game: Game, shown: int, read: Callable[[], list[Message]]) -> list[Message]:
