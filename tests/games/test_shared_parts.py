@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import shared_parts
-from games.models import Game
+from games.models import Game, Move
 from games.services import talk
 from tests.games.helpers import play_one_action, start_game
 
@@ -94,3 +94,16 @@ def test_the_kept_talk_carries_no_private_field_of_its_authors(game, player, oth
     (message,) = talk.Conversation(game, seat, other_player.pk).messages
     assert message.author.public_name == player.public_name
     assert {"password", "email"} <= message.author.get_deferred_fields()
+
+
+def test_a_game_nobody_wrote_in_reads_no_talk_and_a_renamed_player_is_renamed_in_the_log(
+    game, player, other_player
+):
+    with mock.patch.object(shared_parts, "talk_messages") as talk_messages:
+        page(player, game)
+    talk_messages.assert_not_called()  # talk version 0: never a message to read
+    newest = Move.objects.filter(game=game).latest("seq")
+    mover = game.seats.select_related("user").get(position=newest.seat).user
+    mover.display_name = "Renamed Mover"
+    mover.save()
+    assert "Renamed Mover" in page(other_player, game).split('id="move-log"')[1]

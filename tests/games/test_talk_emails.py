@@ -50,6 +50,7 @@ def test_read_or_muted_messages_stay_out_of_the_turn_email(
     mover, waiting = user_to_move(game), next_player(game)
     talk.post(game_id=game.pk, user=mover, text="already read")
     seat = Seat.objects.get(game=game, user=waiting)
+    game.refresh_from_db()  # the page reads the game afresh, with its talk version
     conversation = talk.Conversation(game, seat, waiting.pk)  # as their page draws it
     assert [m.text for m in conversation.messages] == ["already read"]
     conversation.mark_read()
