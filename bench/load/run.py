@@ -133,7 +133,7 @@ def start_gunicorn(workers: int) -> subprocess.Popen:
     # Sync workers, as in production behind a buffering proxy; the meter's hooks assume one
     # request at a time per worker process.
     command = [str(BIN / "gunicorn"), "harmonies_site.wsgi", "--bind", f"127.0.0.1:{PORT}",
-               "--workers", str(workers), "--config", "bench/load/meter.py",
+               "--workers", str(workers), "--preload", "--config", "bench/load/meter.py",
                "--log-level", "warning"]  # fmt: skip
     env = {**ENV, "DJANGO_SETTINGS_MODULE": "bench.load.settings"}
     server = subprocess.Popen(command, env=env, cwd=ROOT)

@@ -46,6 +46,7 @@ from .state import (
 )
 from .tokens import COLOURS, TOKEN_SUPPLY
 from .view import view_for
+from .warm import warm_caches
 
 __all__ = [
     "ANIMAL_CARD_IDS",
@@ -98,5 +99,6 @@ __all__ = [
     "suns",
     "token_targets",
     "view_for",
+    "warm_caches",
     "winners",
 ]
