@@ -96,6 +96,8 @@ class Game(models.Model):
     # Moves logged so far: the next one is number move_count + 1, known without counting the
     # log while the row is locked.
     move_count = models.PositiveIntegerField(default=0)
+    # The newest moves of the log, kept by the writer with every move (games/recent_moves.py).
+    recent_moves = models.TextField(blank=True, default="")
     current_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
     # Set with turn_started_at when the game has a turn time limit.
@@ -165,6 +167,17 @@ class Game(models.Model):
         self.__dict__["_parsed_state"] = (self.state, state)
         return state
 
+    def score_sheets(self) -> tuple[engine.ScoreSheet, ...]:
+        """Every player's sheet for the stored state, computed once per parsed state: the page,
+        its recap and the boards it marks seen all ask."""
+        state = self.engine_state()
+        cached = self.__dict__.get("_score_sheets")
+        if cached is not None and cached[0] is state:
+            return cached[1]
+        sheets = engine.score_sheets(state)
+        self.__dict__["_score_sheets"] = (state, sheets)
+        return sheets
+
     def set_engine_state(self, state: engine.GameState) -> None:
         """Store a new state (saved by the caller). The page drawn after a move reads the state
         it was given back, instead of parsing the text just written."""
@@ -211,6 +224,9 @@ class Seat(models.Model):
     # The game's move_count when this player last had the game page in front of them: what came
     # after is shown as "since your last visit", whatever the device or the link they come from.
     seen_move = models.PositiveIntegerField(default=0)
+    # The other players' boards as this player saw them then (games/recap.py): JSON text, read
+    # only by this player's next look, so the game page's seats query parses none of it.
+    seen_boards = models.TextField(blank=True, default="")
     # Claimed before the "table cancelled" email is sent to this player.
     cancel_emailed_at = models.DateTimeField(null=True, blank=True)
     # Table talk: the newest message id this player has had in front of them (what is newer is

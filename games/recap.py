@@ -1,14 +1,20 @@
 """Since your last visit: what each other player did since this player last looked at the game.
 
-The server remembers, per seat, the move number the player last saw (`Seat.seen_move`), so the
-recap follows them across devices and email links. It compares each other seat's board as it
-stood then (the stored `Board` row of their last turn end before it) with the board now, and says
+The server remembers, per seat, the move number the player last saw (`Seat.seen_move`) and the
+other players' boards as the page showed them then (`Seat.seen_boards`, written by the same
+UPDATE), so the recap follows them across devices and email links and costs no query of its
+own. It compares each other seat's board as the player last saw it with the board now, and says
 in one line per player what changed: tokens placed, cards taken, cubes placed, points gained. The
 hexes that changed are outlined on their boards. Once shown, it is seen.
+
+A look from before boards were kept with the seat (no `seen_boards`) is compared with the stored
+`Board` row of each seat's last turn end before it, as it was then; one query.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.db.models import Q
@@ -33,18 +39,12 @@ def since_last_visit(game: Game, seats: list[Seat], viewer: Seat | None) -> list
     if viewer is None or game.seed is None or viewer.seen_move >= game.move_count:
         return []
     state = game.engine_state()
-    # One query: each seat's turn-end boards up to the last look, and the first turn's board,
-    # whose presence says the game kept boards from its start (older games did not).
-    rows = list(
-        game.boards.filter(Q(move_seq__lte=viewer.seen_move) | Q(turn=0))
-        .order_by("position", "-move_seq")
-        .values_list("position", "turn", "move_seq", "player", "score")
-    )
-    complete = viewer.seen_move == 0 or any(turn == 0 for _, turn, *_ in rows)
-    then: dict[int, tuple[engine.PlayerState, int]] = {}
-    for position, _turn, move_seq, player, score in rows:
-        if move_seq <= viewer.seen_move:
-            then.setdefault(position, (engine.PlayerState.from_json(player), score["total"]))
+    if viewer.seen_boards:
+        then, complete = _read_seen_boards(viewer.seen_boards), False
+    elif viewer.seen_move == 0:
+        then, complete = {}, True  # never looked: everything on the boards is new
+    else:
+        then, complete = _turn_end_boards(game, viewer.seen_move)
     names = engine.geometry(game.side).names
     recaps = []
     for seat in sorted(seats, key=lambda s: s.position):
@@ -56,7 +56,7 @@ def since_last_visit(game: Game, seats: list[Seat], viewer: Seat | None) -> list
                 continue  # a game from before boards were kept: nothing to compare with
             before = (_empty_player(state), 0)
         now = state.players[seat.position]
-        recap = _compare(before, now, engine.score_sheet(state, seat.position).total, names)
+        recap = _compare(before, now, game.score_sheets()[seat.position].total, names)
         if recap is not None:
             recap.name, recap.position = seat.user.public_name, seat.position
             recaps.append(recap)
@@ -64,13 +64,60 @@ def since_last_visit(game: Game, seats: list[Seat], viewer: Seat | None) -> list
 
 
 def mark_seen(viewer: Seat | None, game: Game) -> None:
-    """The viewer has the game in front of them: everything up to now is seen (one UPDATE, and
-    none when nothing happened since the last look)."""
-    if viewer is not None and viewer.seen_move < game.move_count:
-        Seat.objects.filter(pk=viewer.pk, seen_move__lt=game.move_count).update(
-            seen_move=game.move_count
-        )
-        viewer.seen_move = game.move_count
+    """The viewer has the game in front of them: everything up to now is seen, and the others'
+    boards as they are now are what the next recap compares with (one UPDATE, and none when
+    nothing happened since the last look)."""
+    if viewer is None or viewer.seen_move >= game.move_count:
+        return
+    kept = ""
+    if game.seed is not None:
+        kept = seen_boards(game.engine_state(), viewer.position, game.score_sheets())
+    Seat.objects.filter(pk=viewer.pk, seen_move__lt=game.move_count).update(
+        seen_move=game.move_count, seen_boards=kept
+    )
+    viewer.seen_move, viewer.seen_boards = game.move_count, kept
+
+
+def seen_boards(
+    state: engine.GameState,
+    viewer_position: int,
+    sheets: Sequence[engine.ScoreSheet] | None = None,
+) -> str:
+    """The other players' boards and points in `state` (`sheets` its score sheets, when known),
+    as `Seat.seen_boards` keeps them: only what the table sees (the spirit cards a player was
+    dealt and has not chosen from stay out)."""
+    sheets = sheets or engine.score_sheets(state)
+    others = {
+        position: [{**player.to_json(), "spirit_options": []}, sheets[position].total]
+        for position, player in enumerate(state.players)
+        if position != viewer_position
+    }
+    return json.dumps(others, separators=(",", ":"))
+
+
+def _read_seen_boards(text: str) -> dict[int, tuple[engine.PlayerState, int]]:
+    return {
+        int(position): (engine.PlayerState.from_json(player), total)
+        for position, (player, total) in json.loads(text).items()
+    }
+
+
+def _turn_end_boards(
+    game: Game, seen_move: int
+) -> tuple[dict[int, tuple[engine.PlayerState, int]], bool]:
+    """Each seat's board at its last turn end up to `seen_move`, and whether the game kept
+    boards from its start (its first turn's rows; older games did not), in one query."""
+    rows = list(
+        game.boards.filter(Q(move_seq__lte=seen_move) | Q(turn=0))
+        .order_by("position", "-move_seq")
+        .values_list("position", "turn", "move_seq", "player", "score")
+    )
+    complete = any(turn == 0 for _, turn, *_ in rows)
+    then: dict[int, tuple[engine.PlayerState, int]] = {}
+    for position, _turn, move_seq, player, score in rows:
+        if move_seq <= seen_move:
+            then.setdefault(position, (engine.PlayerState.from_json(player), score["total"]))
+    return then, complete
 
 
 def _empty_player(state: engine.GameState) -> engine.PlayerState:

@@ -36,7 +36,7 @@ from django.utils.crypto import get_random_string  # noqa: E402
 
 from accounts.identity import canonical_username, username_skeleton  # noqa: E402
 from accounts.models import User  # noqa: E402
-from games import engine, presence, services  # noqa: E402
+from games import engine, presence, recap, recent_moves, services  # noqa: E402
 from games.models import Board, Game, Move, Seat  # noqa: E402
 from games.narration import move_detail  # noqa: E402
 from games.services import talk  # noqa: E402
@@ -91,6 +91,7 @@ def fast_forward(game: Game, users_by_seat: dict, actions: list[engine.Action]) 
     # Each player saw the game when they last played (as the page they played on shows it), so
     # a first look recaps the others' turns since, not the whole game from an empty board.
     last_seen: dict[int, int] = {}
+    seen_states: dict[int, engine.GameState] = {}
     start = timezone.now() - timedelta(minutes=5 * len(actions))
     for i, action in enumerate(actions):
         after = engine.apply(state, action)
@@ -121,6 +122,7 @@ def fast_forward(game: Game, users_by_seat: dict, actions: list[engine.Action]) 
         )
         if after.current_seat != state.current_seat:
             turn_started = moves[-1].created_at
+        seen_states[state.current_seat] = after  # the boards that page showed
         state = after
     with transaction.atomic():
         Move.objects.bulk_create(moves, batch_size=1000)
@@ -128,7 +130,10 @@ def fast_forward(game: Game, users_by_seat: dict, actions: list[engine.Action]) 
         seats = list(game.seats.all())
         for seat in seats:
             seat.seen_move = last_seen.get(seat.position, 0)
-        Seat.objects.bulk_update(seats, ["seen_move"])
+            if seat.position in seen_states:  # as games.recap.mark_seen keeps them
+                seat.seen_boards = recap.seen_boards(seen_states[seat.position], seat.position)
+        Seat.objects.bulk_update(seats, ["seen_move", "seen_boards"])
+        recent_moves.remember(game, moves[-recent_moves.KEPT :])
         game.state = engine.state_to_json(state)
         game.version += len(actions)
         game.move_count = len(actions)

@@ -19,6 +19,7 @@ from games.services.core import (
     _check_version,
     _finish,
     _locked,
+    _log_moves,
     _next_seq,
     _save_state,
     _seating,
@@ -235,12 +236,12 @@ def _play_turn_for(game: Game, state: engine.GameState, *, policy: str, detail: 
             )
         )
         state = after
-    Move.objects.bulk_create(moves)
+    _log_moves(game, moves)
     _save_state(game, before, state)
 
 
 def _log_site_event(game: Game, seat: Seat, kind: str) -> None:
-    Move.objects.create(
+    event = Move(
         game=game,
         seq=_next_seq(game),
         seat=seat.position,
@@ -248,6 +249,7 @@ def _log_site_event(game: Game, seat: Seat, kind: str) -> None:
         turn=game.engine_state().turn,
         action={"type": kind},
     )
+    _log_moves(game, [event])
 
 
 def _finish_early(game: Game, *, reason: str, ended_by: Seat) -> None:

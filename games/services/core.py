@@ -9,7 +9,7 @@ from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
 from accounts.models import User
-from games import engine, reminders
+from games import engine, recent_moves, reminders
 from games.models import Game, Move, Seat
 from games.queue import enqueue
 from games.services import boards
@@ -76,6 +76,13 @@ def _next_seq(game: Game) -> int:
     """The number of the move about to be logged; the caller saves the locked game."""
     game.move_count += 1
     return game.move_count
+
+
+def _log_moves(game: Game, moves: list[Move]) -> None:
+    """Write moves numbered by _next_seq; the game row, which the caller saves, keeps the newest
+    for the game page (games.recent_moves)."""
+    Move.objects.bulk_create(moves)
+    recent_moves.remember(game, moves)
 
 
 def _bump(game: Game) -> None:

@@ -13,6 +13,7 @@ from games.services.core import (
     _bump,
     _check_version,
     _locked,
+    _log_moves,
     _next_seq,
     _parse_action,
     _save_state,
@@ -51,7 +52,7 @@ def play(*, game_id: int, user: User, action: object, expected_version: object) 
             after = engine.apply(before, parsed)
         except engine.IllegalAction as exc:
             raise RuleViolation(_sentence(str(exc))) from None
-        move = Move.objects.create(
+        move = Move(
             game=game,
             seq=_next_seq(game),
             seat=seat.position,
@@ -60,6 +61,7 @@ def play(*, game_id: int, user: User, action: object, expected_version: object) 
             action=parsed.to_json(),
             detail=move_detail(before, parsed, after),
         )
+        _log_moves(game, [move])
         _save_state(game, before, after, seats)
     return PlayResult(game=game, state=after, move=move, seats=seats)
 

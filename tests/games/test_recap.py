@@ -3,7 +3,8 @@
 import pytest
 from django.test import Client
 
-from games.models import Board, Game
+from games import engine, recap, services
+from games.models import Board, Game, Seat
 from games.replaying import verify
 from tests.factories import UserFactory
 from tests.games.helpers import play_turns, start_game, user_to_move
@@ -78,3 +79,64 @@ def test_nothing_to_recap_for_a_game_already_seen():
 
     assert "Since your last visit" not in page(ann, game)
     assert not Board.objects.filter(game=game).exists()
+
+
+def play(game: Game, user, kind: type) -> Game:
+    """`user` plays the first legal action of this kind."""
+    action = next(a for a in engine.legal_actions(game.engine_state()) if isinstance(a, kind))
+    services.play(
+        game_id=game.pk, user=user, action=action.to_json(), expected_version=game.version
+    )
+    game.refresh_from_db()
+    return game
+
+
+def test_the_recap_starts_from_the_boards_as_the_player_last_saw_them(
+    django_assert_max_num_queries,
+):
+    """Ann looks while Bob is in the middle of his turn: afterwards she is told only of the
+    tokens he placed since, and the look that tells her reads no board from the history."""
+    ann, bob = UserFactory(display_name="Ann"), UserFactory(display_name="Bob")
+    game = start_game(ann, bob)
+    while user_to_move(game) != bob:
+        game = play_turns(game, turns=1)
+    game = play(game, bob, engine.TakeTokens)
+    game = play(game, bob, engine.PlaceToken)
+    page(ann, game)  # one of Bob's three tokens is on his board
+    game = play(game, bob, engine.PlaceToken)
+    game = play(game, bob, engine.PlaceToken)
+    game = play(game, bob, engine.EndTurn)
+
+    client = Client()
+    client.force_login(ann)
+    with django_assert_max_num_queries(5):  # session, user, game and seats, seen, waiting count
+        html = client.get(game.get_absolute_url()).content.decode()
+
+    assert "<strong>Bob</strong>: 2 tokens" in html
+
+
+def test_a_look_from_before_the_seat_kept_the_boards_is_told_from_the_stored_turn_ends():
+    ann, bob = UserFactory(display_name="Ann"), UserFactory(display_name="Bob")
+    game = start_game(ann, bob)
+    while user_to_move(game) != bob:
+        game = play_turns(game, turns=1)
+    page(ann, game)
+    Seat.objects.filter(game=game, user=ann).update(seen_boards="")  # as looks were stored
+    game = play_turns(game, turns=1, seed=4)
+
+    html = page(ann, game)
+
+    assert "<strong>Bob</strong>: 3 tokens" in html
+
+
+def test_the_boards_kept_for_a_player_hold_nothing_the_others_keep_hidden():
+    ann, bob = UserFactory(), UserFactory()
+    game = start_game(ann, bob, spirits=True)
+    ann_seat, bob_seat = game.seats.get(user=ann), game.seats.get(user=bob)
+    state = game.engine_state()
+    dealt = state.players[bob_seat.position].spirit_options
+    assert dealt  # Bob has not chosen his Nature's Spirit yet: the two he was dealt are his
+
+    kept = recap.seen_boards(state, ann_seat.position)
+
+    assert '"stacks"' in kept and not any(card in kept for card in dealt)

@@ -143,7 +143,8 @@ def snapshot() -> dict[str, list]:
     user_fields = [f.name for f in User._meta.concrete_fields if f.name != "last_login"]
     # What a player last saw (for "since your last visit") is bookkeeping of a look, as
     # last_login is of a log-in: a page view may move it.
-    seat_fields = [f.name for f in Seat._meta.concrete_fields if f.name != "seen_move"]
+    looked = {"seen_move", "seen_boards"}
+    seat_fields = [f.name for f in Seat._meta.concrete_fields if f.name not in looked]
     return {
         "games": list(Game.objects.order_by("pk").values()),
         "moves": list(Move.objects.order_by("pk").values_list("pk", "game_id", "seq")),
