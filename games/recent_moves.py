@@ -26,17 +26,22 @@ Row = tuple[int, int, int, dict, dict, datetime]
 
 
 def remember(game: Game, moves: Sequence[Move]) -> None:
-    """Put `moves`, just logged in order, on top of the kept list (the caller saves the game)."""
+    """Put `moves`, just logged in order, on top of the kept list (the caller saves the game).
+    One JSON array a line, newest first: a move adds lines and cuts the oldest without parsing
+    the others."""
     if not moves:
         return
-    kept = json.loads(game.recent_moves) if game.recent_moves else []
-    if kept and kept[0][0] != moves[0].seq - 1:
+    kept = game.recent_moves.split("\n", KEPT)[:KEPT] if game.recent_moves else []
+    if kept and _seq(kept[0]) != moves[0].seq - 1:
         kept = []  # not the moves just before these: start again from here
     new = [
-        [m.seq, m.seat, m.turn, m.action, m.detail, m.created_at.isoformat()]
+        json.dumps(
+            [m.seq, m.seat, m.turn, m.action, m.detail, m.created_at.isoformat()],
+            separators=(",", ":"),
+        )
         for m in reversed(moves)
     ]
-    game.recent_moves = json.dumps((new + kept)[:KEPT], separators=(",", ":"))
+    game.recent_moves = "\n".join((new + kept)[:KEPT])
 
 
 def newest(game: Game, limit: int) -> list[Row] | None:
@@ -44,10 +49,15 @@ def newest(game: Game, limit: int) -> list[Row] | None:
     tell them."""
     if not game.recent_moves or limit > KEPT:
         return None
-    kept = json.loads(game.recent_moves)
-    if kept[0][0] != game.move_count or len(kept) < min(limit, game.move_count):
+    kept = game.recent_moves.split("\n", limit)[:limit]
+    if _seq(kept[0]) != game.move_count or len(kept) < min(limit, game.move_count):
         return None
+    rows = json.loads(f"[{','.join(kept)}]")
     return [
         (seq, seat, turn, action, detail, datetime.fromisoformat(at))
-        for seq, seat, turn, action, detail, at in kept[:limit]
+        for seq, seat, turn, action, detail, at in rows
     ]
+
+
+def _seq(line: str) -> int:
+    return int(line[1 : line.index(",")])
