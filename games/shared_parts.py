@@ -11,9 +11,9 @@ change makes new keys and the old ones expire. The log and the talk live in the 
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
-import zlib
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -58,8 +58,8 @@ def log_entries(
     kept per version and move count, time zone and players' names: every viewer in one zone
     reads the same entries, and a renamed player makes new ones."""
     # The move count too: a site event (a resignation, a timeout) is logged as a move.
-    named = zlib.crc32("\x1f".join(names).encode())
-    key = f"game-log:{_game_key(game)}:{game.version}:{game.move_count}:{limit}:{zone}:{named:x}"
+    named = hashlib.blake2b("\x1f".join(names).encode(), digest_size=8).hexdigest()
+    key = f"game-log:{_game_key(game)}:{game.version}:{game.move_count}:{limit}:{zone}:{named}"
     return _cached(key, compute)
 
 
