@@ -51,6 +51,9 @@ class Card(models.Model):
 
 
 class Game(models.Model):
+    # The game's large texts, which no list of games reads: lists defer them.
+    PLAY_FIELDS = ("state", "recent_moves")
+
     class Status(models.TextChoices):
         OPEN = "open", "Waiting for players"
         ACTIVE = "active", "In progress"

@@ -62,6 +62,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
     user = request.user
     games = list(
         Game.objects.filter(seats__user=user, status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
+        .defer(*Game.PLAY_FIELDS)
         .prefetch_related("seats__user")
         .order_by("-updated_at")
     )
@@ -71,6 +72,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
             status__in=[Game.Status.FINISHED, Game.Status.CANCELLED],
         )
         .annotate(ended_at=Coalesce("finished_at", "updated_at"))
+        .defer(*Game.PLAY_FIELDS)  # and DISTINCT compares no large text
         .order_by("-ended_at", "-pk")
         .select_related("created_by")
         .prefetch_related("seats__user")

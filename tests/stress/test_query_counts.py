@@ -115,3 +115,23 @@ def test_the_poll_needs_no_query_while_the_version_is_cached_and_one_otherwise(
         assert client.get(url, params).status_code == 204
     assert len(cold) <= POLL_QUERIES
     assert len(warm) == 0
+
+
+def test_my_games_costs_the_same_queries_for_one_game_or_many(client, django_assert_num_queries):
+    """The list reads no game's state (deferred) and loads seats for all games at once."""
+    player = UserFactory()
+    finished = start_game(player, UserFactory())
+    Game.objects.filter(pk=finished.pk).update(status=Game.Status.FINISHED)
+    start_game(player, UserFactory())
+    client.force_login(player)
+    url = reverse("games:mine")
+    client.get(url)
+    with CaptureQueriesContext(connection) as few:
+        assert client.get(url).status_code == 200
+    assert not any('"games_game"."state"' in q["sql"] for q in few.captured_queries)
+    for _ in range(4):
+        start_game(player, UserFactory(), UserFactory())
+        done = start_game(player, UserFactory())
+        Game.objects.filter(pk=done.pk).update(status=Game.Status.FINISHED)
+    with django_assert_num_queries(len(few)):
+        assert client.get(url).status_code == 200
