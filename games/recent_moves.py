@@ -52,7 +52,10 @@ def newest(game: Game, limit: int) -> list[Row] | None:
     kept = game.recent_moves.split("\n", limit)[:limit]
     if _seq(kept[0]) != game.move_count or len(kept) < min(limit, game.move_count):
         return None
-    rows = json.loads(f"[{','.join(kept)}]")
+    try:
+        rows = json.loads(f"[{','.join(kept)}]")
+    except ValueError:
+        return None
     return [
         (seq, seat, turn, action, detail, datetime.fromisoformat(at))
         for seq, seat, turn, action, detail, at in rows
@@ -60,4 +63,9 @@ def newest(game: Game, limit: int) -> list[Row] | None:
 
 
 def _seq(line: str) -> int:
-    return int(line[1 : line.index(",")])
+    """The move number a kept line starts with; -1 for a line this module did not write, so
+    that it is never used (a move must not fail on the copy)."""
+    try:
+        return int(line[1 : line.index(",")])
+    except ValueError:
+        return -1

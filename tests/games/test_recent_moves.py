@@ -56,3 +56,15 @@ def test_the_whole_log_is_never_read_from_the_row():
     game = play_turns(start_game(UserFactory(), UserFactory()), turns=1, seed=1)
 
     assert recent_moves.newest(game, recent_moves.KEPT + 1) is None
+
+
+@pytest.mark.parametrize("garbage", ["[[1,0,0", "not json", "[x,1]\n[y,2]", '[3,0,0,{},{},"bad'])
+def test_a_kept_list_it_cannot_read_is_never_used_and_never_stops_a_move(garbage):
+    game = play_turns(start_game(UserFactory(), UserFactory()), turns=1, seed=1)
+    Game.objects.filter(pk=game.pk).update(recent_moves=garbage)
+    game.refresh_from_db()
+    assert recent_moves.newest(game, 1) is None
+
+    play_one_action(game, random.Random(3))
+
+    assert recent_moves.newest(game, 1) == from_table(game, 1)
