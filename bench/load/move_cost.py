@@ -49,7 +49,7 @@ from django.test import Client  # noqa: E402
 
 from games import engine, presence, queue  # noqa: E402
 from games import views as game_views  # noqa: E402
-from games.models import Game, Move  # noqa: E402
+from games.models import Game  # noqa: E402
 from games.services import boards, core, turns  # noqa: E402
 
 MODEL_BACKEND = "accounts.backends.PlayerBackend"  # the site's one log-in backend (settings)
@@ -119,7 +119,7 @@ def instrument(phases: Phases) -> None:
     wrap(turns, "_parse_action", "engine validate/apply")
     wrap(engine, "apply", "engine validate/apply")
     wrap(turns, "move_detail", "narration (move_detail)")
-    wrap(Move, "save", "writes: move row")
+    wrap(turns, "_log_moves", "writes: move row (and the kept moves)")
     wrap(turns, "_save_state", "writes: state, turn clock, game row")
     wrap(engine, "state_to_json", "state serialise (state_to_json)")
     wrap(boards.Board, "save", "writes: board row (end of turn)")
@@ -133,11 +133,9 @@ def instrument(phases: Phases) -> None:
     wrap(auth, "get_user", "session and user (as on every page)")
     wrap(GZipMiddleware, "process_response", "gzip (middleware)")
     wrap(DjangoTemplate, "render", "fragments: templates")
-    try:
-        from django.template.backends.jinja2 import Template as JinjaTemplate
-    except ImportError:  # jinja2 not installed: Django's templates only
-        return
-    wrap(JinjaTemplate, "render", "fragments: templates")
+    # The game page's fragments are Jinja2 blocks (harmonies_site/jinja.py), looked up in views.
+    wrap(game_views, "render_blocks", "fragments: templates")
+    wrap(game_views, "render_page", "fragments: templates")
 
 
 def clients_for(games: list[Game]) -> dict[int, Client]:
