@@ -2,6 +2,9 @@
 
 Tests marked `postgres`, `redis` or `browser` skip with a reason when the service is absent, except
 in CI (CI=true), where a missing service fails the test and any skip at all fails the run.
+
+After a transactional test, PostgreSQL is emptied with DELETE rather than TRUNCATE
+(`tests.fast_flush`).
 """
 
 import os
@@ -13,7 +16,10 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+from tests import fast_flush
 from tests.factories import UserFactory
+
+fast_flush.install()
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 CHROMIUM = "/usr/bin/chromium"
