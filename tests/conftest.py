@@ -3,8 +3,9 @@
 Tests marked `postgres`, `redis` or `browser` skip with a reason when the service is absent, except
 in CI (CI=true), where a missing service fails the test and any skip at all fails the run.
 
-After a transactional test, PostgreSQL is emptied with DELETE rather than TRUNCATE
-(`tests.fast_flush`).
+The suite runs in parallel processes (pytest-xdist, `-n auto` in pyproject.toml). pytest-django
+gives each its own test database; `tests.parallel` gives each its own Redis database. After a
+transactional test, PostgreSQL is emptied with DELETE rather than TRUNCATE (`tests.fast_flush`).
 """
 
 import os
@@ -16,9 +17,10 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from tests import fast_flush
+from tests import fast_flush, parallel
 from tests.factories import UserFactory
 
+parallel.use_own_redis_database()
 fast_flush.install()
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
