@@ -11,6 +11,7 @@ transactional test, PostgreSQL is emptied with DELETE rather than TRUNCATE (`tes
 import os
 import shutil
 import socket
+from collections import Counter
 from urllib.parse import urlparse
 
 import pytest
@@ -110,3 +111,25 @@ def fast_password_hashing():
 
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         yield
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """The fuzz's counts (tests/security/test_fuzz.py), from its tests' reports: under xdist only
+    they reach the main process, which loads this conftest but not the security folder's."""
+    counts: Counter = Counter()
+    seconds = 0.0
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            if getattr(report, "when", None) != "call":  # teardown reports repeat them
+                continue
+            for name, value in report.user_properties:
+                if name == "forged":
+                    label, count, spent = value
+                    counts[label] += count
+                    seconds += spent
+    if counts:
+        total = sum(counts.values())
+        parts = ", ".join(f"{label} {n}" for label, n in counts.most_common())
+        terminalreporter.write_line(
+            f"Forged requests: {total} in {seconds:.1f} s ({total / seconds:.0f}/s): {parts}"
+        )

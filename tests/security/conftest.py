@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections import Counter
 from dataclasses import dataclass
 
 import pytest
@@ -185,24 +184,3 @@ def reshuffle_hidden_orders(game: Game, seed: int) -> None:
 def pouch_and_deck(game: Game) -> tuple[list[str], list[str]]:
     state = json.loads(Game.objects.get(pk=game.pk).state)
     return state["pouch"], state["deck"]
-
-
-def pytest_terminal_summary(terminalreporter) -> None:
-    """The fuzz's counts, from its tests' reports (which reach the main process under xdist)."""
-    counts: Counter = Counter()
-    seconds = 0.0
-    for reports in terminalreporter.stats.values():
-        for report in reports:
-            if getattr(report, "when", None) != "call":  # teardown reports repeat them
-                continue
-            for name, value in report.user_properties:
-                if name == "forged":
-                    label, count, spent = value
-                    counts[label] += count
-                    seconds += spent
-    if counts:
-        total = sum(counts.values())
-        parts = ", ".join(f"{label} {n}" for label, n in counts.most_common())
-        terminalreporter.write_line(
-            f"Forged requests: {total} in {seconds:.1f} s ({total / seconds:.0f}/s): {parts}"
-        )
