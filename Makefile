@@ -56,6 +56,7 @@ bench: install
 	$(BIN)/python bench/bench_engine.py
 	$(BIN)/python bench/load/run.py    # the table of ratios to the floor, ~3 minutes
 	$(BIN)/python bench/faults.py      # workers and Redis killed during play, ~1 minute
+	FUZZ_FULL=1 $(BIN)/python -m pytest -q tests/security/test_fuzz.py  # all 10,820 forged requests
 
 bench-quick: install   # the load bench alone, 6 s per scenario on 60 games: a check, not figures
 	$(BIN)/python bench/load/run.py --quick

@@ -67,9 +67,12 @@ def celery_worker(
         try:
             yield log_path
         finally:
+            # The test is over: a worker gets 2 s to stop (an idle one needs about 1), then is
+            # killed. One busy with a bot turn would finish it first, which took up to 14 s.
+            # Whatever is left on its queues is purged by the tests.
             process.terminate()
             try:
-                process.wait(timeout=20)
+                process.wait(timeout=2)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()

@@ -2,18 +2,27 @@
 
 Tests marked `postgres`, `redis` or `browser` skip with a reason when the service is absent, except
 in CI (CI=true), where a missing service fails the test and any skip at all fails the run.
+
+The suite runs in parallel processes (pytest-xdist, `-n auto` in pyproject.toml). pytest-django
+gives each its own test database; `tests.parallel` gives each its own Redis database. After a
+transactional test, PostgreSQL is emptied with DELETE rather than TRUNCATE (`tests.fast_flush`).
 """
 
 import os
 import shutil
 import socket
+from collections import Counter
 from urllib.parse import urlparse
 
 import pytest
 from django.conf import settings
 from django.db import connection
 
+from tests import fast_flush, parallel
 from tests.factories import UserFactory
+
+parallel.use_own_redis_database()
+fast_flush.install()
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 CHROMIUM = "/usr/bin/chromium"
@@ -102,3 +111,25 @@ def fast_password_hashing():
 
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         yield
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """The fuzz's counts (tests/security/test_fuzz.py), from its tests' reports: under xdist only
+    they reach the main process, which loads this conftest but not the security folder's."""
+    counts: Counter = Counter()
+    seconds = 0.0
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            if getattr(report, "when", None) != "call":  # teardown reports repeat them
+                continue
+            for name, value in report.user_properties:
+                if name == "forged":
+                    label, count, spent = value
+                    counts[label] += count
+                    seconds += spent
+    if counts:
+        total = sum(counts.values())
+        parts = ", ".join(f"{label} {n}" for label, n in counts.most_common())
+        terminalreporter.write_line(
+            f"Forged requests: {total} in {seconds:.1f} s ({total / seconds:.0f}/s): {parts}"
+        )

@@ -79,6 +79,8 @@ def test_the_seat_message_goes_once_the_player_acts(live_server, page):
     expect(page.get_by_text("You have a seat at this table.")).to_be_visible()
 
     # The game started with Bob's seat; the page's next exchange with the site clears the note.
+    # The note can be on screen before htmx (a deferred script) has loaded: wait for it.
+    page.wait_for_function("() => window.htmx !== undefined")
     page.evaluate("htmx.ajax('GET', location.pathname + '?fragment=game', '#game')")
     expect(page.get_by_text("You have a seat at this table.")).to_have_count(0)
 

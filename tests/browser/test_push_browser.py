@@ -91,9 +91,16 @@ def test_a_push_shows_a_notification_that_names_the_game(live_server, new_page):
         {"origin": live_server.url, "registrationId": registration["registrationId"],
          "data": json.dumps(payload)},
     )  # fmt: skip
+    # wait_for_function does not wait for a promise (one is truthy at once): each poll asks for
+    # the notifications and returns what the previous ask found, null until there is one.
     shown = page.wait_for_function(
-        """() => navigator.serviceWorker.ready.then(r => r.getNotifications()).then(ns =>
-             ns.length ? ns.map(n => [n.title, n.body, n.tag, n.data.url]) : null)"""
+        """() => {
+             navigator.serviceWorker.ready.then(r => r.getNotifications()).then(ns => {
+               window.shownNotifications = ns.length
+                 ? ns.map(n => [n.title, n.body, n.tag, n.data.url]) : null;
+             });
+             return window.shownNotifications;
+           }"""
     ).json_value()
     assert shown == [
         ["Your turn in Game 7", "Bob has played.", "game-7", f"{live_server.url}/games/7/"]

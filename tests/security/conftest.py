@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from dataclasses import dataclass
 
 import pytest
@@ -186,9 +185,3 @@ def reshuffle_hidden_orders(game: Game, seed: int) -> None:
 def pouch_and_deck(game: Game) -> tuple[list[str], list[str]]:
     state = json.loads(Game.objects.get(pk=game.pk).state)
     return state["pouch"], state["deck"]
-
-
-def pytest_terminal_summary(terminalreporter) -> None:
-    fuzz = sys.modules.get("tests.security.test_fuzz")
-    if fuzz is not None and fuzz.COUNTS:
-        terminalreporter.write_line(fuzz.summary())
