@@ -34,9 +34,19 @@ def _table() -> dict[str, dict[str, float]]:
     return json.loads(TUNED_FILE.read_text())
 
 
-def tuned_weights(config: GameConfig) -> Weights:
-    """The fitted weights for this kind of game, or the defaults."""
+def tuned_weights(config: GameConfig, turns_left: int | None = None) -> Weights:
+    """The fitted weights for this kind of game at this stage, or the defaults.
+
+    A set may hold "stages": weights fitted for a number of turns left, over the set's own.
+    """
     found = _table().get(mode_key(config))
     if not found:
         return Weights()
-    return Weights(**{name: float(found[name]) for name in NAMES if name in found})
+    stage = found.get("stages", {}).get(str(turns_left), {})
+    merged = {**found, **stage}
+    return Weights(**{name: float(merged[name]) for name in NAMES if name in merged})
+
+
+def card_ease(config: GameConfig) -> dict[str, float]:
+    """Per card, the share of its expected points the bot turned into points ("cards")."""
+    return _table().get(mode_key(config), {}).get("cards", {})
