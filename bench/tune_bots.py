@@ -159,7 +159,9 @@ def main() -> None:
     )
     if args.write and low > 0:
         table = json.loads(TUNED_FILE.read_text()) if TUNED_FILE.exists() else {}
-        table[key] = {name: round(w, 3) for name, w in zip(NAMES, best, strict=True)}
+        # Stages and card ease (bench/fit_bots.py) are kept; refit them after new weights.
+        extras = {k: v for k, v in table.get(key, {}).items() if k in ("stages", "cards")}
+        table[key] = {name: round(w, 3) for name, w in zip(NAMES, best, strict=True)} | extras
         TUNED_FILE.write_text(json.dumps(table, indent=2, sort_keys=True) + "\n")
         print(f"written to {TUNED_FILE.relative_to(ROOT)} under {key!r}")
     elif args.write:

@@ -160,6 +160,9 @@ class Context:
     weights: Weights
     # The placements searched for each card; a card not in it uses all of its placements.
     focus: dict[str, tuple] | None = None
+    # Card id -> how much of its expected points the bot's play turns into points (bots.tuned);
+    # a card not in it counts 1.
+    ease: dict[str, float] = field(default_factory=dict)
     # Memo of card potentials: (card, cubes placed, cubes wanted, codes of the card's cells).
     # A card's potential reads only the hexes of its placements, and a turn's search values
     # thousands of boards that differ elsewhere, so most lookups hit. Exact: same floats.
@@ -220,7 +223,7 @@ def card_potential(card_id: str, placed: int, ds: Sequence[int], ctx: Context) -
         else:
             reach = REACH[d] if d < len(REACH) else 0.0
         total += reach * gain * (w.card_next if j == 0 else w.card_rest)
-    return total * scale
+    return total * scale * ctx.ease.get(card_id, 1.0)
 
 
 def board_value(
@@ -279,7 +282,7 @@ def board_value(
     if f == 0.0:
         return value
     if turns_left != ctx.turns_left:
-        ctx = Context(side, turns_left, ctx.weights, ctx.focus)
+        ctx = Context(side, turns_left, ctx.weights, ctx.focus, ctx.ease)
     near = geometry(side).neighbour_mask
     # Mountains without a neighbouring mountain score nothing yet; an empty neighbour may fix it.
     if grays:

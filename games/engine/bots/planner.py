@@ -28,7 +28,7 @@ from .evaluate import (
     distances,
     nearest,
 )
-from .tuned import tuned_weights
+from .tuned import card_ease, tuned_weights
 
 
 @dataclass
@@ -74,8 +74,11 @@ def turns_left(state: GameState) -> int:
 def context(state: GameState, settings: Settings, focused: bool) -> Context:
     """The context of the mover's turn; `focused` limits each card to its nearest habitats."""
     side = state.config.side
-    weights = settings.weights or tuned_weights(state.config)
-    ctx = Context(side, turns_left(state), weights)
+    left = turns_left(state)
+    if settings.weights is None:  # the fitted weights of this kind of game, at this stage
+        ctx = Context(side, left, tuned_weights(state.config, left), ease=card_ease(state.config))
+    else:  # a bot's own weights (the easy bot's), every card alike
+        ctx = Context(side, left, settings.weights)
     if focused:
         player = state.mover
         codes = codes_of(player.stacks, player.cube_mask)
