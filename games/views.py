@@ -10,20 +10,19 @@ from django.db.models import Count, F, Q
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import presence, recap, services
 from games.bot_players import bots_for
-from games.forms import InviteForm, NewGameForm
+from games.forms import NewGameForm
 from games.models import Game, Seat
 from games.presenters import LOG_LENGTH, full_log, game_page, log_entry
 from games.rematch_views import rematch_offer
 from games.services import talk
 from games.sprite import sprite as game_sprite
+from games.views_common import refuse, seating
+from games.views_tables import table_page
 from harmonies_site.jinja import render_blocks, render_page
-from harmonies_site.views import refusal_fragment
 
 GAME_PAGE = "games/game.html"  # a Jinja2 template (templates/jinja2), as its fragments are
 
@@ -173,9 +172,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     game, seats, my_seat = _game_and_seating(game_id, request.user)
     if game.status in (Game.Status.OPEN, Game.Status.CANCELLED):
-        return _table_page(request, game, seats, my_seat)
+        return table_page(request, game, seats, my_seat)
     if my_seat is None:
-        return _refuse(request, "You are not playing in this game.", 403)
+        return refuse(request, "You are not playing in this game.", 403)
     presence.mark_present(game.pk, request.user.pk)
     recaps = recap.since_last_visit(game, seats, my_seat)
     fragment = request.GET.get("fragment")
@@ -206,7 +205,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
 def move_log(request: HttpRequest, game_id: int) -> HttpResponse:
     game, seats, my_seat = _game_and_seating(game_id, request.user)
     if my_seat is None:
-        return _refuse(request, "You are not playing in this game.", 403)
+        return refuse(request, "You are not playing in this game.", 403)
     log = full_log(game, seats, my_seat)
     return render(request, "games/log.html", {"game": game, "log": log})
 
@@ -223,13 +222,13 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
             expected_version=request.POST.get("version"),
         )
     except (services.NotFound, services.NotAllowed) as exc:
-        return _refuse(request, exc.message, exc.status)
+        return refuse(request, exc.message, exc.status)
     except services.GameError as exc:
         notice, status, changed = exc.message, exc.status, ALL_FRAGMENTS
         game = Game.objects.get(pk=game_id)  # the fresh board, whatever the page showed
         if game.status not in (Game.Status.ACTIVE, Game.Status.FINISHED):
-            return _refuse(request, exc.message, exc.status)  # a table has no board to draw
-        seats, my_seat = _seating(game, request.user)  # seated: services.play checked it
+            return refuse(request, exc.message, exc.status)  # a table has no board to draw
+        seats, my_seat = seating(game, request.user)  # seated: services.play checked it
     else:
         # Playing is looking: the page does not poll on one's own turn (see presence).
         presence.mark_present(game_id, request.user.pk)
@@ -278,10 +277,10 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
         request.user.is_authenticated
         and Game.objects.filter(pk=game_id, seats__user_id=request.user.pk).exists()
     ):
-        return _refuse(request, NO_POLL, 404)
+        return refuse(request, NO_POLL, 404)
     versions = talk.poll_versions(game_id)
     if versions is None:
-        return _refuse(request, NO_POLL, 404)
+        return refuse(request, NO_POLL, 404)
     version, talk_version = versions
     if wanted is not None and str(version) != wanted:
         changed = "game-changed"  # the whole game is drawn again, its talk with it
@@ -292,115 +291,6 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     response = HttpResponse(status=200)
     response["HX-Trigger"] = changed
     return response
-
-
-@login_required
-@require_POST
-def join(request: HttpRequest, game_id: int) -> HttpResponse:
-    try:
-        services.join_game(
-            game_id=game_id,
-            user=request.user,
-            invite_token=request.POST.get("token") or None,
-            invitation_token=request.POST.get("invitation") or None,
-        )
-    except services.GameError as exc:
-        return _refuse(request, exc.message, exc.status)
-    messages.success(request, "You have a seat at this table.")
-    return redirect("games:detail", game_id=game_id)
-
-
-@login_required
-@require_GET
-def invitation_link(request: HttpRequest, token: str) -> HttpResponse:
-    """The table's own link: anyone holding it may take a free seat."""
-    game = get_object_or_404(Game, invite_token=token)
-    if game.status == Game.Status.CANCELLED:
-        return _refuse(request, services.CANCELLED, 409)
-    seats, my_seat = _seating(game, request.user)
-    if my_seat is not None or game.status != Game.Status.OPEN:
-        return redirect(game)
-    return _table_page(request, game, seats, my_seat, token=token)
-
-
-@login_required
-@require_GET
-def invited(request: HttpRequest, token: str) -> HttpResponse:
-    """One invitation's link, as emailed: its table with Take a seat and Decline.
-
-    It survives log-in and sign-up (`next`), so a newcomer lands here after creating an account.
-    """
-    try:
-        invitation = services.invitation_from_token(token)
-    except services.GameError as exc:
-        return _refuse(request, exc.message, exc.status)
-    game = invitation.game
-    seats, my_seat = _seating(game, request.user)
-    if my_seat is not None or game.status != Game.Status.OPEN:
-        return redirect(game)
-    if invitation.user_id not in (None, request.user.pk):
-        return _refuse(request, "This invitation is for another player.", 403)
-    if invitation.declined_at is not None:
-        return _refuse(request, "This invitation was declined; ask for a new one.", 409)
-    if invitation.is_expired():
-        return _refuse(request, "This invitation has expired: ask for a new one.", 409)
-    return _table_page(
-        request,
-        game,
-        seats,
-        my_seat,
-        invitation_token=token,
-        declining=request.GET.get("decline") == "1",
-    )
-
-
-@login_required
-@require_POST
-def invite_more(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The creator invites someone else from the table page, by username or email address."""
-    game = get_object_or_404(Game, pk=game_id)
-    form = InviteForm(request.POST, creator=request.user)
-    if form.is_valid():
-        invitees = form.cleaned_data["invite"]
-        try:
-            sent = services.invite(
-                game_id=game_id, by=request.user, invitees=invitees.users, emails=invitees.emails
-            )
-        except services.GameError as exc:
-            if exc.status != 400:
-                return _refuse(request, exc.message, exc.status)
-            form.add_error("invite", exc.message)
-        else:
-            names = ", ".join(i.invitee_name for i in sent)
-            messages.success(request, f"Invited: {names}. They will get an email.")
-            return redirect(game)
-    seats, my_seat = _seating(game, request.user)
-    if my_seat is None or game.created_by_id != request.user.pk:
-        return _refuse(request, "Only the player who created the game can invite.", 403)
-    return _table_page(request, game, seats, my_seat, invite_form=form, status=400)
-
-
-@login_required
-@require_POST
-def table_action(request: HttpRequest, game_id: int, verb: str) -> HttpResponse:
-    try:
-        if verb == "leave":
-            services.leave_game(game_id=game_id, user=request.user)
-            messages.success(request, "You left the table.")
-        elif verb == "cancel":
-            services.cancel_game(game_id=game_id, user=request.user)
-            messages.success(request, "The game is cancelled. Everyone at the table is told.")
-        else:
-            invitation = services.decline_invitation(
-                game_id=game_id,
-                user=request.user,
-                invitation_token=request.POST.get("invitation") or None,
-            )
-            inviter = invitation.invited_by.public_name
-            messages.success(request, f"Invitation declined. {inviter} will be told.")
-    except services.GameError as exc:
-        return _refuse(request, exc.message, exc.status)
-    return redirect("games:mine")
 
 
 @login_required
@@ -417,7 +307,7 @@ def absent_player(request: HttpRequest, game_id: int, verb: str) -> HttpResponse
                 game_id=game_id, user=request.user, expected_version=request.POST.get("version")
             )
     except services.GameError as exc:
-        return _refuse(request, exc.message, exc.status)
+        return refuse(request, exc.message, exc.status)
     return redirect("games:detail", game_id=game_id)
 
 
@@ -434,79 +324,11 @@ def _game_and_seating(game_id: int, user) -> tuple[Game, list[Seat], Seat | None
     return game, seats, next((s for s in seats if s.user_id == user.pk), None)
 
 
-def _seating(game: Game, user) -> tuple[list[Seat], Seat | None]:
-    """Everyone at the table (with their users, in one query) and the viewer's own seat."""
-    seats = list(game.seats.select_related("user"))
-    return seats, next((s for s in seats if s.user_id == user.pk), None)
-
-
-def _table_page(
-    request,
-    game,
-    seats,
-    my_seat,
-    token: str | None = None,
-    invitation_token: str | None = None,
-    declining: bool = False,
-    invite_form: InviteForm | None = None,
-    status: int = 200,
-) -> HttpResponse:
-    """The table before its game starts, or after it was cancelled, for those who may see it."""
-    invitations = list(game.invitations.select_related("user"))
-    own = next((i for i in invitations if i.user_id == request.user.pk), None)
-    invited = own is not None and own.declined_at is None and not own.is_expired()
-    involved = my_seat is not None or own is not None
-    if game.status == Game.Status.CANCELLED:
-        if not involved:
-            return _refuse(request, "This game is by invitation only.", 403)
-    elif my_seat is None and not (game.public or invited or token or invitation_token):
-        if own is not None and own.declined_at is not None:
-            return _refuse(request, "You declined this invitation; ask for a new one.", 403)
-        if own is not None:
-            return _refuse(request, "Your invitation to this table has expired.", 403)
-        return _refuse(request, "This game is by invitation only.", 403)
-    if my_seat is not None:
-        presence.mark_present(game.pk, request.user.pk)
-    invite_url = request.build_absolute_uri(reverse("games:invitation", args=[game.invite_token]))
-    creating = my_seat is not None and game.created_by_id == request.user.pk
-    now = timezone.now()
-    pending = [i for i in invitations if i.declined_at is None and not i.is_expired(now)]
-    return render(
-        request,
-        "games/table.html",
-        {
-            "game": game,
-            "seats": seats,
-            "my_seat": my_seat,
-            "invited": invited,
-            "token": token,
-            "invitation_token": invitation_token,
-            "declining": declining,
-            "pending": pending,
-            "declined": [i for i in invitations if i.declined_at is not None],
-            "expired": [i for i in invitations if i.declined_at is None and i.is_expired(now)],
-            "show_addresses": creating,
-            "free": game.players - len(seats),
-            "invite_url": invite_url if my_seat else None,
-            "invite_form": (invite_form or InviteForm(creator=request.user)) if creating else None,
-            "presence_token": presence.token_for(game.pk, request.user.pk) if my_seat else "",
-        },
-        status=status,
-    )
-
-
 def _fragments(request, context, names, status: int = 200) -> HttpResponse:
     """An action's answer with htmx: the notice for #notice, then each changed part of the page,
     swapped in out of band. One render, so the context processors run once."""
     blocks = ["notice-text", "version", *names]
     return render_blocks(request, GAME_PAGE, blocks, {**context, "oob": True}, status=status)
-
-
-def _refuse(request: HttpRequest, message: str, status: int) -> HttpResponse:
-    """The refusal in words: a page, or for htmx an escaped fragment (htmx inserts HTML)."""
-    if request.htmx:
-        return refusal_fragment(message, status)
-    return render(request, "games/refused.html", {"message": message}, status=status)
 
 
 def _action_from_post(post) -> dict:

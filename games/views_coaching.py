@@ -10,7 +10,7 @@ from django.views.decorators.http import require_http_methods
 from games import services
 from games.presenters_review import review_page
 from games.services import coaching
-from games.views import _refuse
+from games.views_common import refuse
 
 
 @login_required
@@ -23,7 +23,7 @@ def review(request: HttpRequest, game_id: int) -> HttpResponse:
             return redirect("games:review", game_id=game_id)
         game, seat, made = coaching.review_for(game_id, request.user)
     except services.GameError as exc:
-        return _refuse(request, exc.message, exc.status)
+        return refuse(request, exc.message, exc.status)
     context = review_page(game, seat, made)
     if request.htmx and request.GET.get("fragment") == "review":
         return render(request, "games/review.html#review", context)
@@ -38,7 +38,7 @@ def hint(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         found = coaching.hint(game_id, request.user)
     except services.GameError as exc:
-        return _refuse(request, exc.message, exc.status)
+        return refuse(request, exc.message, exc.status)
     context = {"game_id": game_id, "hint": found}
     if request.htmx:
         return render(request, "games/_hint.html", context)
