@@ -46,12 +46,14 @@ def test_a_waiting_table_opens_the_game_by_itself_when_it_starts(live_server, ne
     assert Game.objects.get(created_by=alice).status == Game.Status.OPEN
 
     link = alice_page.locator("#invite-link")
+    alice_page.wait_for_load_state("load")  # table.js (deferred) has bound its click handler
     link.click()  # selects the whole link, ready to copy (static/js/table.js)
-    selected = alice_page.evaluate(
-        "(() => { const e = document.getElementById('invite-link');"
-        " return [e.selectionStart, e.selectionEnd, e.value.length]; })()"
+    alice_page.wait_for_function(
+        "() => { const e = document.getElementById('invite-link');"
+        " return e.value.length > 0 && e.selectionStart === 0"
+        " && e.selectionEnd === e.value.length; }",
+        timeout=5000,
     )
-    assert selected[0] == 0 and selected[1] == selected[2] > 0
 
     bob_page = new_page()
     log_in(bob_page, base, "bob")
