@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import statistics
 import sys
@@ -42,6 +41,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.tune_bots import interval  # noqa: E402  (the paired 95% interval, as tuning prints it)
 from games.engine import GameConfig, score_sheets  # noqa: E402
 from games.engine.actions import EndTurn, TakeCard  # noqa: E402
 from games.engine.bots import MediumBot, tuned  # noqa: E402
@@ -221,15 +221,13 @@ def main() -> None:
         seeds = [EVAL_SEEDS + k for k in range(args.eval_games)]
         new = pool.map(solo_score, [(args.side, s, str(saved)) for s in seeds], chunksize=2)
         old = pool.map(solo_score, [(args.side, s, shipped) for s in seeds], chunksize=2)
-    diffs = [a - b for a, b in zip(new, old, strict=True)]
-    mean = statistics.fmean(diffs)
-    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+    mean, low, high = interval([a - b for a, b in zip(new, old, strict=True)])
     print(
         f"evaluation on {len(seeds)} deals never fitted on: new {statistics.fmean(new):.2f}, "
         f"old {statistics.fmean(old):.2f}, difference {mean:+.2f} points "
-        f"[95% {mean - half:+.2f} to {mean + half:+.2f}]"
+        f"[95% {low:+.2f} to {high:+.2f}]"
     )
-    if args.write and mean - half > 0:
+    if args.write and low > 0:
         tuned.TUNED_FILE.write_text(saved.read_text())
         print(f"written to {tuned.TUNED_FILE.relative_to(ROOT)} under {key!r}")
     elif args.write:
