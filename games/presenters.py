@@ -270,7 +270,7 @@ def _log(game: Game, by_position: dict[int, Seat], limit: int | None = LOG_LENGT
 
     if limit is None:
         return entries()
-    names = tuple(by_position[p].user.public_name for p in sorted(by_position, key=str))
+    names = tuple(seat.user.public_name for seat in by_position.values())  # in seat order
     return shared_parts.log_entries(game, limit, str(tz), names, entries)
 
 
