@@ -97,10 +97,11 @@ def fresh_cache():
     """Each test starts with an empty cache: ids are reused between tests, cached versions not."""
     from django.core.cache import cache
 
-    from games.shared_parts import pictures
+    from games.shared_parts import logs, pictures
 
     cache.clear()
     pictures.clear()
+    logs.clear()
     yield
 
 

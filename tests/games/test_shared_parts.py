@@ -79,12 +79,25 @@ def test_a_hidden_message_leaves_every_page_at_once(game, player, other_player):
 
 def test_the_page_is_drawn_from_the_database_when_the_cache_is_down(game, player):
     expected = log_clocks(page(player, game))
+    shared_parts.logs.clear()  # as in another process, which has not read this log yet
     down = ConnectionError("Redis is down")
     with (
         mock.patch.object(shared_parts.cache, "get", side_effect=down),
         mock.patch.object(shared_parts.cache, "set", side_effect=down),
     ):
         assert log_clocks(page(player, game)) == expected
+
+
+def test_a_process_reads_a_kept_log_from_the_shared_cache_once(game, player, other_player):
+    first = page(player, game)
+    with mock.patch.object(shared_parts.cache, "get", wraps=shared_parts.cache.get) as get:
+        again = page(player, game)
+    assert not [c for c in get.call_args_list if str(c.args[0]).startswith("game-log:")]
+    assert log_entries(again) == log_entries(first)
+    shared_parts.logs.clear()  # as in another process: it asks the shared cache
+    with mock.patch.object(shared_parts.cache, "get", wraps=shared_parts.cache.get) as get:
+        assert log_entries(page(other_player, game)) == log_entries(first)
+    assert [c for c in get.call_args_list if str(c.args[0]).startswith("game-log:")]
 
 
 def test_the_kept_talk_carries_no_private_field_of_its_authors(game, player, other_player):
