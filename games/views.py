@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import presence, recap, services
+from games import presence, recap, services, table_query
 from games.bot_players import bots_for
 from games.forms import NewGameForm
 from games.models import Game, Seat
@@ -314,14 +314,10 @@ def absent_player(request: HttpRequest, game_id: int, verb: str) -> HttpResponse
 def _game_and_seating(game_id: int, user) -> tuple[Game, list[Seat], Seat | None]:
     """The game, everyone at its table and the viewer's seat, in one query: the game page is the
     most frequent page of all. A table nobody sits at (cancelled) costs a second query."""
-    query = Seat.objects.filter(game_id=game_id).select_related("game", "user").order_by()
-    seats = services.in_seat_order(list(query))
+    seats = services.in_seat_order(table_query.seats_with_game(game_id))
     if not seats:
         return get_object_or_404(Game, pk=game_id), [], None
-    game = seats[0].game
-    for seat in seats:
-        seat.game = game  # one instance, as game.seats would give
-    return game, seats, next((s for s in seats if s.user_id == user.pk), None)
+    return seats[0].game, seats, next((s for s in seats if s.user_id == user.pk), None)
 
 
 def _fragments(request, context, names, status: int = 200) -> HttpResponse:

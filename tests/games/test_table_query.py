@@ -1,0 +1,54 @@
+"""The game page's own query (games/table_query.py) loads what Django's ORM would load."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games import table_query
+from games.models import Game, Seat
+from tests.factories import UserFactory
+from tests.games.helpers import play_turns, start_game
+
+pytestmark = pytest.mark.django_db
+
+
+def values(instance) -> list:
+    return [
+        (field.attname, getattr(instance, field.attname), type(getattr(instance, field.attname)))
+        for field in instance._meta.concrete_fields
+    ]
+
+
+def test_the_seats_game_and_players_are_those_the_orm_loads():
+    players = [UserFactory(), UserFactory(), UserFactory()]
+    game = play_turns(start_game(*players, spirits=True), turns=4, seed=2)
+    players[1].away_until = timezone.localdate() + timedelta(days=3)
+    players[1].away_since = timezone.now()
+    players[1].save()
+    Seat.objects.filter(game=game, position=2).update(resigned_at=timezone.now(), talk_muted=True)
+
+    expected = sorted(
+        Seat.objects.filter(game_id=game.pk).select_related("game", "user"), key=lambda s: s.pk
+    )
+    with CaptureQueriesContext(connection) as queries:
+        seats = sorted(table_query.seats_with_game(game.pk), key=lambda s: s.pk)
+        for seat in seats:  # everything loaded: no query on the way
+            assert seat.game.state and seat.user.username
+
+    assert len(queries) == 1
+    assert [values(s) for s in seats] == [values(s) for s in expected]
+    assert [values(s.user) for s in seats] == [values(s.user) for s in expected]
+    assert values(seats[0].game) == values(expected[0].game)
+    assert len({id(seat.game) for seat in seats}) == 1  # one game, as the page shares it
+    assert all(not s._state.adding and s._state.db == "default" for s in seats)
+    assert all(s.user.get_deferred_fields() == set() for s in seats)
+
+
+def test_a_game_nobody_sits_at_and_a_missing_game_give_no_seats():
+    game = start_game(UserFactory(), UserFactory())
+    Seat.objects.filter(game=game).delete()
+    assert table_query.seats_with_game(game.pk) == []
+    assert table_query.seats_with_game(Game.objects.order_by("pk").last().pk + 1) == []
