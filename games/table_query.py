@@ -1,11 +1,13 @@
-"""A game with everyone seated at it, in one query whose SQL is built once per process.
+"""A game's seats with their players (and the game), in one query whose SQL is built once per
+process.
 
 Why: the game page, the most frequent page of all, starts with this query, and Django compiled
 it anew on every request: 0.37 ms of its 0.83 (82 columns over three tables), about a tenth of
-the page's CPU (issue 16). The statement is written here from the models' own metadata, so it
-follows their fields, and its values go through the converters Django's compiler would apply
-(on SQLite, dates arrive as text), then through `Model.from_db` as a queryset's rows do.
-`tests/games/test_table_query.py` holds it equal to `select_related("game", "user")`.
+the page's CPU (issue 16); a move reads the seats and players under its lock, likewise. The
+statement is written here from the models' own metadata, so it follows their fields, and its
+values go through the converters Django's compiler would apply (on SQLite, dates arrive as
+text), then through `Model.from_db` as a queryset's rows do. `tests/games/test_table_query.py`
+holds it equal to `select_related`.
 """
 
 from __future__ import annotations
@@ -42,12 +44,13 @@ class _Part:
 
 
 @lru_cache(maxsize=8)
-def _statement(alias: str) -> tuple[str, tuple[_Part, _Part, _Part]]:
-    """The SQL and the row's layout for the database `alias` (built on first use)."""
+def _statement(alias: str, with_game: bool) -> tuple[str, tuple[_Part, ...]]:
+    """The SQL and the row's layout (seat, game if `with_game`, user) for the database `alias`,
+    built on first use."""
     connection = connections[alias]
     quote = connection.ops.quote_name
     user_model = Seat._meta.get_field("user").related_model
-    tables = (("s", Seat), ("g", Game), ("u", user_model))
+    tables = (("s", Seat), *((("g", Game),) if with_game else ()), ("u", user_model))
     columns: list[str] = []
     parts = []
     for table_alias, model in tables:
@@ -64,10 +67,14 @@ def _statement(alias: str) -> tuple[str, tuple[_Part, _Part, _Part]]:
         columns += [f"{table_alias}.{quote(f.column)}" for f in fields]
     seat_game = quote(Seat._meta.get_field("game").column)
     seat_user = quote(Seat._meta.get_field("user").column)
-    sql = (
-        f"SELECT {', '.join(columns)} FROM {quote(Seat._meta.db_table)} s"
+    game_join = (
         f" INNER JOIN {quote(Game._meta.db_table)} g"
         f" ON g.{quote(Game._meta.pk.column)} = s.{seat_game}"
+        if with_game
+        else ""
+    )
+    sql = (
+        f"SELECT {', '.join(columns)} FROM {quote(Seat._meta.db_table)} s{game_join}"
         f" INNER JOIN {quote(user_model._meta.db_table)} u"
         f" ON u.{quote(user_model._meta.pk.column)} = s.{seat_user}"
         f" WHERE s.{seat_game} = %s"
@@ -75,17 +82,15 @@ def _statement(alias: str) -> tuple[str, tuple[_Part, _Part, _Part]]:
     return sql, tuple(parts)
 
 
-def seats_with_game(game_id: int, using: str = "default") -> list[Seat]:
-    """The game's seats, in no order, each with its user and the one game instance they share
-    loaded; [] when nobody sits at the game (or there is no such game)."""
-    sql, (seat_part, game_part, user_part) = _statement(using)
-    connection = connections[using]
-    with connection.cursor() as cursor:
+def _rows(game_id: int, using: str, with_game: bool) -> tuple[list[tuple], tuple[_Part, ...]]:
+    sql, parts = _statement(using, with_game)
+    with connections[using].cursor() as cursor:
         cursor.execute(sql, [game_id])
-        rows = cursor.fetchall()
-    if not rows:
-        return []
-    game = game_part.build(rows[0], using, connection)
+        return cursor.fetchall(), parts
+
+
+def _seats(rows: list[tuple], seat_part: _Part, user_part: _Part, game: Game, using: str):
+    connection = connections[using]
     seats = []
     for row in rows:
         seat = seat_part.build(row, using, connection)
@@ -93,3 +98,21 @@ def seats_with_game(game_id: int, using: str = "default") -> list[Seat]:
         seat.user = user_part.build(row, using, connection)
         seats.append(seat)
     return seats
+
+
+def seats_with_game(game_id: int, using: str = "default") -> list[Seat]:
+    """The game's seats, in no order, each with its user and the one game instance they share
+    loaded; [] when nobody sits at the game (or there is no such game)."""
+    rows, (seat_part, game_part, user_part) = _rows(game_id, using, with_game=True)
+    if not rows:
+        return []
+    game = game_part.build(rows[0], using, connections[using])
+    return _seats(rows, seat_part, user_part, game, using)
+
+
+def seats_of(game: Game) -> list[Seat]:
+    """The seats of `game` (already loaded: a move's locked row), in no order, each with its
+    user loaded and `game` as its game."""
+    using = game._state.db or "default"
+    rows, (seat_part, user_part) = _rows(game.pk, using, with_game=False)
+    return _seats(rows, seat_part, user_part, game, using)

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from accounts import emails
 from accounts.models import User
+from games.bot_players import bot_user
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -164,11 +165,11 @@ def test_only_confirmed_active_humans_play_rated(db):
     assert UserFactory().can_play_rated
     assert not UserFactory(email_confirmed_at=None).can_play_rated
     assert not UserFactory(is_active=False).can_play_rated
-    assert not User.objects.bots("hard").first().can_play_rated
+    assert not bot_user("hard", 0).can_play_rated
 
 
 def test_a_token_names_the_player_and_the_address(db):
     player = UserFactory(email_confirmed_at=None)
     assert emails.user_for_confirmation(emails.confirmation_token(player)) == player
-    bot = User.objects.bots("easy").first()
+    bot = bot_user("easy", 0)
     assert emails.user_for_confirmation(emails.confirmation_token(bot)) is None

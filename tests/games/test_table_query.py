@@ -52,3 +52,15 @@ def test_a_game_nobody_sits_at_and_a_missing_game_give_no_seats():
     Seat.objects.filter(game=game).delete()
     assert table_query.seats_with_game(game.pk) == []
     assert table_query.seats_with_game(Game.objects.order_by("pk").last().pk + 1) == []
+
+
+def test_a_locked_game_reads_its_seats_and_players_as_the_orm_would():
+    players = [UserFactory(), UserFactory()]
+    game = start_game(*players)
+    expected = sorted(game.seats.select_related("user"), key=lambda s: s.pk)
+    with CaptureQueriesContext(connection) as queries:
+        seats = sorted(table_query.seats_of(game), key=lambda s: s.pk)
+        assert all(seat.game is game and seat.user.username for seat in seats)
+    assert len(queries) == 1
+    assert [values(s) for s in seats] == [values(s) for s in expected]
+    assert [values(s.user) for s in seats] == [values(s.user) for s in expected]
