@@ -7,8 +7,10 @@ answers the engine gives about legal moves, so nothing secret can leak into the 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import tzinfo
+from functools import cached_property, partial
 from typing import Any
 
 from django.conf import settings
@@ -44,8 +46,13 @@ class PlayerPanel:
     sheet: engine.ScoreSheet
     is_me: bool
     is_current: bool
-    board: str = ""
     cube_options: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
+    draw_board: Callable[[], str] | None = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def board(self) -> str:
+        """Drawn when a template shows it: a move's answer often leaves this board alone."""
+        return self.draw_board() if self.draw_board is not None else ""
 
 
 def _hx(url: str, **values: Any) -> dict[str, str]:
@@ -125,7 +132,7 @@ def game_page(
     fresh = {recap.position: recap.cells for recap in recaps}
     for panel in panels:
         if panel.is_me or others_shown:
-            panel.board = _board_picture(game, panel, names, targets, habitat, fresh)
+            panel.draw_board = partial(_board_picture, game, panel, names, targets, habitat, fresh)
 
     return {
         "game": game,

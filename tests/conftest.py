@@ -5,7 +5,8 @@ in CI (CI=true), where a missing service fails the test and any skip at all fail
 
 The suite runs in parallel processes (pytest-xdist, `-n auto` in pyproject.toml). pytest-django
 gives each its own test database; `tests.parallel` gives each its own Redis database. After a
-transactional test, PostgreSQL is emptied with DELETE rather than TRUNCATE (`tests.fast_flush`).
+transactional test, PostgreSQL is emptied with DELETE rather than TRUNCATE (`tests.fast_flush`),
+and the cards and bots of the data migrations are put back (`tests.reference_data`).
 """
 
 import os
@@ -18,11 +19,12 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from tests import fast_flush, parallel
+from tests import fast_flush, parallel, reference_data
 from tests.factories import UserFactory
 
 parallel.use_own_redis_database()
 fast_flush.install()
+reference_data.install()
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 CHROMIUM = "/usr/bin/chromium"
