@@ -1,5 +1,5 @@
-"""A game's seats with their players (and the game), in one query whose SQL is built once per
-process.
+"""A game's seats with their players (and the game), read in one query, and the game row written
+back, with SQL built once per process.
 
 Why: the game page, the most frequent page of all, starts with this query, and Django compiled
 it anew on every request: 0.37 ms of its 0.83 (82 columns over three tables), about a tenth of
@@ -7,7 +7,7 @@ the page's CPU (issue 16); a move reads the seats and players under its lock, li
 statement is written here from the models' own metadata, so it follows their fields, and its
 values go through the converters Django's compiler would apply (on SQLite, dates arrive as
 text), then through `Model.from_db` as a queryset's rows do. `tests/games/test_table_query.py`
-holds it equal to `select_related`.
+holds it equal to `select_related`, and a saved row equal to `Model.save()`'s.
 """
 
 from __future__ import annotations
@@ -116,3 +116,31 @@ def seats_of(game: Game) -> list[Seat]:
     using = game._state.db or "default"
     rows, (seat_part, user_part) = _rows(game.pk, using, with_game=False)
     return _seats(rows, seat_part, user_part, game, using)
+
+
+@lru_cache(maxsize=8)
+def _update(alias: str) -> tuple[str, tuple[models.Field, ...]]:
+    quote = connections[alias].ops.quote_name
+    fields = tuple(f for f in Game._meta.concrete_fields if not f.primary_key)
+    assignments = ", ".join(f"{quote(f.column)} = %s" for f in fields)
+    table, key = quote(Game._meta.db_table), quote(Game._meta.pk.column)
+    return f"UPDATE {table} SET {assignments} WHERE {key} = %s", fields
+
+
+def save_game(game: Game) -> None:
+    """`game.save()` for a game read from the database: every column written, `auto_now` fields
+    set by their `pre_save`, each value prepared by its field as Django's update compiler does
+    (0.11 ms where save() took 0.27 on a move). A value that is an expression (an F() update)
+    goes through save() itself."""
+    using = game._state.db or "default"
+    connection = connections[using]
+    sql, fields = _update(using)
+    values = [field.pre_save(game, False) for field in fields]
+    if game._state.adding or any(hasattr(v, "resolve_expression") for v in values):
+        game.save()
+        return
+    prepared = [f.get_db_prep_save(v, connection) for f, v in zip(fields, values, strict=True)]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*prepared, game.pk])
+        if cursor.rowcount != 1:
+            raise Game.DoesNotExist(f"game {game.pk} is not in the database")

@@ -111,7 +111,7 @@ def _save_state(
             enqueue(tasks.notify_turn, game.pk, after.turn)
     if after.finished:
         _finish(game, after, reason=Game.EndReason.NATURAL)
-    game.save()
+    table_query.save_game(game)
 
 
 # A game counts (wins, ratings, records, suns) only if every person at the table played at least

@@ -64,3 +64,39 @@ def test_a_locked_game_reads_its_seats_and_players_as_the_orm_would():
     assert len(queries) == 1
     assert [values(s) for s in seats] == [values(s) for s in expected]
     assert [values(s.user) for s in seats] == [values(s.user) for s in expected]
+
+
+def test_a_saved_game_row_is_the_row_save_writes():
+    players = [UserFactory(), UserFactory()]
+    game = play_turns(start_game(*players), turns=2, seed=4)
+    twin = Game.objects.create(
+        **{
+            f.attname: getattr(game, f.attname)
+            for f in Game._meta.concrete_fields
+            if not f.primary_key and f.attname != "invite_token"
+        }
+    )
+    deadline = timezone.now() + timedelta(days=1)
+    for row in (game, twin):
+        row.refresh_from_db()
+        row.version += 1
+        row.name = "Évening game, l'été"
+        row.turn_deadline = deadline
+        row.current_seat = 1
+
+    table_query.save_game(game)
+    twin.save()
+
+    game.refresh_from_db()
+    twin.refresh_from_db()
+    skipped = {"id", "invite_token", "created_at", "updated_at"}
+    mine = [v for v in values(game) if v[0] not in skipped]
+    assert mine == [v for v in values(twin) if v[0] not in skipped]
+    assert game.updated_at > game.created_at  # auto_now set, as save() sets it
+
+
+def test_saving_a_game_that_is_gone_fails_loudly():
+    game = start_game(UserFactory(), UserFactory())
+    Game.objects.filter(pk=game.pk).delete()
+    with pytest.raises(Game.DoesNotExist):
+        table_query.save_game(game)
