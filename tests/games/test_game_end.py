@@ -76,8 +76,10 @@ def test_a_resigner_ranks_last_even_when_his_stand_in_outscores_everyone(
     # Stored by the writer in the transaction that ended the game, before any finalize task.
     assert game.finalized_at is None
     assert (game.status, game.end_reason) == (Game.Status.FINISHED, "")
-    assert ranks(game)[quitter.username] == 3
-    assert sorted(ranks(game).values()) == [1, 2, 3]
+    placed = ranks(game)
+    assert placed.pop(quitter.username) == 3
+    # The deal is random (a new game's seed): the two who stayed may tie, and then share first.
+    assert sorted(placed.values()) in ([1, 2], [1, 1])
     assert all(seat.final_score is not None for seat in game.seats.all())
     assert verify(game) is None
 
