@@ -100,7 +100,7 @@ def test_with_two_resignations_the_latest_to_leave_ranks_first_of_them(
     placed = ranks(game)
     assert placed[first.username] == 4
     assert placed[second.username] == 3
-    assert sorted(placed.values())[:2] == [1, 2]
+    assert sorted(placed.values())[:2] in ([1, 2], [1, 1])  # the two who stayed may tie
     assert game.end_reason == ""
 
 
