@@ -21,16 +21,15 @@ from django.templatetags.static import static
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
-from jinja2 import Environment, Undefined
+from jinja2 import Environment, Undefined, pass_context
+from markupsafe import Markup, escape
 
 from games.score_table import score_table
 from games.templatetags.harmonies import card_face, card_name, cell_words, space_label, token
 from games.templatetags.talk import talk_text
 
-# Shared pieces of a page's blocks (games/_macros.html): built per render with its context, so
-# that a block rendered alone finds them too.
-MACROS = "games/_macros.html"
 CSRF_INPUT = '<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
+OOB_ATTR = Markup('hx-swap-oob="true"')
 
 
 def url(name: str, *args: Any) -> str:
@@ -62,6 +61,23 @@ def _forget_addresses(*, setting: str, **kwargs: Any) -> None:
         _static.cache_clear()
 
 
+@pass_context
+def act_form(context, form_class: str = "", confirm: str = "") -> Markup:
+    """The opening of every game action form; the caller adds its fields and closes </form>. It
+    posts plainly without JavaScript; with htmx it posts in the background and the answer's
+    fragments swap themselves in (the notice goes to #notice). The version is the page's,
+    refreshed by game.js. A function rather than a Jinja2 macro: a page opens nine of these, and
+    the macros' module was built again for every render."""
+    url = escape(context["act_url"])
+    extra = f" {escape(form_class)}" if form_class else ""
+    ask = f' hx-confirm="{escape(confirm)}"' if confirm else ""
+    return Markup(
+        f'<form method="post" action="{url}" hx-post="{url}" hx-target="#notice"'
+        f' class="act-form{extra}"{ask}>{context["csrf_input"]}'
+        f'<input type="hidden" name="version" value="{escape(context["game"].version)}">'
+    )
+
+
 def environment(**options: Any) -> Environment:
     """The environment Django's Jinja2 backend builds (settings.TEMPLATES)."""
     # A missing variable is empty, with DEBUG too, as in Django's templates (the backend's
@@ -69,7 +85,12 @@ def environment(**options: Any) -> Environment:
     options["undefined"] = Undefined
     env = Environment(**options)
     env.globals.update(
-        url=url, static=static_url, card_face=card_face, token=token, score_table=score_table
+        url=url,
+        static=static_url,
+        card_face=card_face,
+        token=token,
+        score_table=score_table,
+        act_form=act_form,
     )
     env.filters.update(
         pluralize=defaultfilters.pluralize,
@@ -97,7 +118,8 @@ def page_context(request: HttpRequest, context: dict[str, Any]) -> dict[str, Any
     }
     for processor in backend.template_context_processors:
         full.update(processor(request))
-    full["m"] = backend.env.get_template(MACROS).make_module(full)
+    # An htmx answer's parts swap themselves in out of band (hx-swap-oob on each block's root).
+    full["oob_attr"] = OOB_ATTR if context.get("oob") else ""
     return full
 
 

@@ -16,7 +16,7 @@ from games import engine
 from games.svg import token_svg
 from games.svg_cards import card_svg
 
-HOT_TEMPLATES = ("games/game.html", "games/_macros.html", "games/_talk.html", "games/talk.html")
+HOT_TEMPLATES = ("games/game.html", "games/_talk.html", "games/talk.html")
 
 
 def warm() -> None:

@@ -71,3 +71,23 @@ def test_the_jinja_layout_draws_what_base_html_draws(confirmed):
 def test_the_jinja_layout_draws_what_base_html_draws_for_a_visitor():
     request, other = _request(AnonymousUser(), "/"), _request(AnonymousUser(), "/")
     assert _same(_jinja_page(request)) == _same(_django_page(other))
+
+
+def test_an_action_form_opens_with_the_token_and_the_version_escaped():
+    from django.template import engines
+
+    template = engines["jinja2"].env.from_string(
+        "{{ act_form() }}|{{ act_form('x', confirm='Start \"over\"?') }}|{{ oob_attr }}"
+    )
+
+    class Game:
+        version = 7
+
+    html = template.render(act_url="/games/1/act/", csrf_input="<i>", game=Game(), oob_attr="")
+    plain, confirmed, oob = html.split("|")
+    assert plain == (
+        '<form method="post" action="/games/1/act/" hx-post="/games/1/act/" hx-target="#notice"'
+        ' class="act-form"><i><input type="hidden" name="version" value="7">'
+    )
+    assert 'class="act-form x" hx-confirm="Start &#34;over&#34;?">' in confirmed
+    assert oob == ""
