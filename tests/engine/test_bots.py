@@ -258,3 +258,17 @@ def test_the_hard_bot_looks_two_turns_ahead_in_solo_and_stays_deterministic(monk
     assert len(choices) == 1
     assert choices.pop() in legal_actions(state)
     assert len(greedy_turns) == 2 * 3  # one greedy turn per plan and future, in both decisions
+
+
+def test_a_full_hand_costs_its_weight_and_three_cards_do_not():
+    from games.engine.bots.evaluate import Context, Weights, board_value, fade
+
+    stacks = ((),) * 23
+    four = [(f"animal_0{i}", 0) for i in range(1, 5)]
+
+    def value(cards, weights):
+        return board_value(Context("A", 8, weights), stacks, 0, cards, (), None, False)
+
+    costly = Weights(full_hand=6.0)
+    assert value(four, Weights()) - value(four, costly) == pytest.approx(6.0 * fade(8))
+    assert value(four[:3], Weights()) == value(four[:3], costly)

@@ -3,7 +3,8 @@
 `Evaluator` scores one player's board with the engine's own scoring (landscape and cards) and
 adds potentials: trunks and low mountains that can grow, lone fields and red tokens that can
 become a group or a building, open river ends, empty hexes kept for later tokens, and for each
-held card the next cube weighted by how many tokens its nearest habitat still needs. Potentials
+held card the next cube weighted by how many tokens its nearest habitat still needs, less a
+cost for a hand so full that no card can be taken. Potentials
 fade as the game nears its end, so the last turn is chosen by points alone.
 """
 
@@ -149,6 +150,8 @@ class Weights:
     card_rest: float = 0.5
     slot: float = 1.0
     spirit_gain: float = 8.0
+    # Four unfinished cards held: no card can be taken until one is done, however well it fits.
+    full_hand: float = 0.0
 
 
 @dataclass
@@ -321,6 +324,8 @@ def board_value(
     if spirit is not None and not spirit_placed:
         pot += ctx.potential(spirit, 0, 1, codes) - w.slot
         held += 1
+    if held >= CARD_LIMIT:
+        pot -= w.full_hand
     if display and held < CARD_LIMIT:
         best = 0.0
         for card_id in display:
