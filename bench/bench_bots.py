@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python bench/bench_bots.py [--pairs 200] [--hard-pairs 200] [--solo 200]
      [--hard-solo 200] [--budget 2.0] [--samples 2] [--jobs 2] [--max-seconds 1800]
-     [--start 0] [--only medium-easy,hard-medium,solo] [--save FILE] [--against FILE]
+     [--start 0] [--only medium-easy,hard-medium,solo] [--save FILE] [--against FILE] [--load FILE]
 Targets: medium beats easy in >= 90% of 2-player games and hard beats medium in >= 60% (seeded
 games on both board sides, the bots alternating seats); solo side A without spirits: medium
 averages >= 90 points and hard >= 110; per-turn decision time easy <= 0.2 s, medium <= 1 s,
@@ -17,6 +17,7 @@ this run with a saved one game by game on the deals both played (same task, seed
 printing the mean difference of the points (solo) or of the strong bot's points less the weak
 bot's (two-player), with its 95% interval. Save a run of the code before a change, then run the
 changed code with `--against`: the deals are the same, so the difference is the change's.
+`--load FILE` reports a saved run instead of playing (with `--against`, compares two saved runs).
 """
 
 from __future__ import annotations
@@ -201,13 +202,17 @@ def main() -> None:
     parser.add_argument("--only", default="medium-easy,hard-medium,solo")
     parser.add_argument("--save", help="write every game's result to this JSON file")
     parser.add_argument("--against", help="a file saved by --save: print paired differences")
+    parser.add_argument("--load", help="report a file saved by --save instead of playing")
     args = parser.parse_args()
-    jobs = jobs_for(args)
     start = time.perf_counter()
-    stop = None if args.max_seconds is None else start + args.max_seconds
-    results = run(jobs, args.jobs, stop)
-    if len(results) < len(jobs):
-        print(f"stopped by --max-seconds {args.max_seconds:g}: {len(results)} of {len(jobs)} games")
+    if args.load:  # a saved run instead of playing, e.g. to compare two saved runs
+        results = json.loads(Path(args.load).read_text())
+    else:
+        jobs = jobs_for(args)
+        stop = None if args.max_seconds is None else start + args.max_seconds
+        results = run(jobs, args.jobs, stop)
+        if len(results) < len(jobs):
+            print(f"stopped by --max-seconds {args.max_seconds:g}: {len(results)} of {len(jobs)}")
     report(results, time.perf_counter() - start, args)
     if args.save:
         Path(args.save).parent.mkdir(parents=True, exist_ok=True)
