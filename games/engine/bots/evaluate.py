@@ -288,10 +288,8 @@ def board_value(
     sheet = score_board(side, stacks, cube_mask, scored)
     value = float(sheet.total)
     f = fade(turns_left)
-    if f == 0.0:
+    if f == 0.0:  # the game is over after this turn: points only
         return value
-    if turns_left != ctx.turns_left:
-        ctx = Context(side, turns_left, ctx.weights, ctx.focus, ctx.ease)
     near = geometry(side).neighbour_mask
     # Mountains without a neighbouring mountain score nothing yet; an empty neighbour may fix it.
     if grays:
