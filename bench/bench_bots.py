@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python bench/bench_bots.py [--pairs 200] [--hard-pairs 200] [--solo 200]
      [--hard-solo 200] [--budget 2.0] [--samples 2] [--jobs 2] [--max-seconds 1800]
-     [--start 0] [--only medium-easy,hard-medium,solo]
+     [--start 0] [--only medium-easy,hard-medium,solo] [--save FILE] [--against FILE] [--load FILE]
 Targets: medium beats easy in >= 90% of 2-player games and hard beats medium in >= 60% (seeded
 games on both board sides, the bots alternating seats); solo side A without spirits: medium
 averages >= 90 points and hard >= 110; per-turn decision time easy <= 0.2 s, medium <= 1 s,
@@ -11,11 +11,19 @@ game starts after that many seconds and the figures cover the games that ran (th
 with 95% intervals). `--samples` sets the hard bot's sampled futures per decision (its
 strength, independent of the machine's speed); `--budget` only caps its time. Prints figures
 only; nothing here asserts.
+
+Paired comparisons: `--save FILE` writes every game's result (JSON); `--against FILE` compares
+this run with a saved one game by game on the deals both played (same task, seed and seats),
+printing the mean difference of the points (solo) or of the strong bot's points less the weak
+bot's (two-player), with its 95% interval. Save a run of the code before a change, then run the
+changed code with `--against`: the deals are the same, so the difference is the change's.
+`--load FILE` reports a saved run instead of playing (with `--against`, compares two saved runs).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import sys
@@ -26,6 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.tune_bots import interval
 from games.engine import GameConfig, score_sheets, winners
 from games.engine.bots import HardBot
 from games.engine.policies import seat_policies
@@ -53,12 +62,15 @@ def one_game(job: tuple) -> dict:
     times: list[list[float]] = [[] for _ in names]
     state, _ = play(config, seed, policies, random.Random(seed), times)
     won = winners(state)
+    sheets = score_sheets(state)
     return {
         "task": task,
         "side": side,
         "seed": seed,
         "names": names,
-        "totals": [s.total for s in score_sheets(state)],
+        "totals": [s.total for s in sheets],
+        "sheets": [s.as_dict() for s in sheets],
+        "turns": state.turn,
         "wins": [(1 / len(won) if seat in won else 0.0) for seat in range(len(names))],
         "times": times,
     }
@@ -188,14 +200,66 @@ def main() -> None:
         "--max-seconds", type=float, default=None, help="start no new game after this long"
     )
     parser.add_argument("--only", default="medium-easy,hard-medium,solo")
+    parser.add_argument("--save", help="write every game's result to this JSON file")
+    parser.add_argument("--against", help="a file saved by --save: print paired differences")
+    parser.add_argument("--load", help="report a file saved by --save instead of playing")
     args = parser.parse_args()
-    jobs = jobs_for(args)
     start = time.perf_counter()
-    stop = None if args.max_seconds is None else start + args.max_seconds
-    results = run(jobs, args.jobs, stop)
-    if len(results) < len(jobs):
-        print(f"stopped by --max-seconds {args.max_seconds:g}: {len(results)} of {len(jobs)} games")
+    if args.load:  # a saved run instead of playing, e.g. to compare two saved runs
+        results = json.loads(Path(args.load).read_text())
+    else:
+        jobs = jobs_for(args)
+        stop = None if args.max_seconds is None else start + args.max_seconds
+        results = run(jobs, args.jobs, stop)
+        if len(results) < len(jobs):
+            print(f"stopped by --max-seconds {args.max_seconds:g}: {len(results)} of {len(jobs)}")
     report(results, time.perf_counter() - start, args)
+    if args.save:
+        Path(args.save).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.save).write_text(json.dumps(results))
+    if args.against:
+        compare(results, json.loads(Path(args.against).read_text()), args.against)
+
+
+def margin(result: dict) -> float:
+    """Solo: the points; two-player: the strong bot's points less the weak bot's."""
+    if len(result["names"]) == 1:
+        return float(result["totals"][0])
+    strong = result["names"].index(result["task"].split("-")[0])
+    return float(result["totals"][strong] - result["totals"][1 - strong])
+
+
+def compare(results: list[dict], saved: list[dict], name: str) -> None:
+    """Paired differences, this run less the saved one, on the games both played."""
+    before = {(r["task"], r["seed"], tuple(r["names"])): r for r in saved}
+    print(f"\npaired against {name} (this run less that one, same deals)")
+    for task in dict.fromkeys(r["task"] for r in results):
+        pairs = [
+            (r, before[key])
+            for r in results
+            if r["task"] == task and (key := (task, r["seed"], tuple(r["names"]))) in before
+        ]
+        if not pairs:
+            continue
+        mean, low, high = interval([margin(a) - margin(b) for a, b in pairs])
+        seeds = sorted({a["seed"] for a, _ in pairs})
+        print(
+            f"  {task}: {mean:+.2f} points [95% {low:+.2f} to {high:+.2f}] over {len(pairs)} "
+            f"games (seeds {seeds[0]}-{seeds[-1]}); mean {_mean(margin(a) for a, _ in pairs):.2f} "
+            f"against {_mean(margin(b) for _, b in pairs):.2f}"
+        )
+        if len(pairs[0][0]["names"]) == 1 and "sheets" in pairs[0][0] and "sheets" in pairs[0][1]:
+            parts = ", ".join(
+                f"{k} {_mean(a['sheets'][0][k] - b['sheets'][0][k] for a, b in pairs):+.1f}"
+                for k in ("trees", "mountains", "fields", "buildings", "water", "animals")
+            )
+            turns = _mean(a["turns"] - b["turns"] for a, b in pairs)
+            print(f"    by category: {parts}; turns {turns:+.2f}")
+
+
+def _mean(values) -> float:
+    values = list(values)
+    return sum(values) / len(values)
 
 
 def run(jobs: list[tuple], processes: int, stop: float | None) -> list[dict]:

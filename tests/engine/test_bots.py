@@ -258,3 +258,31 @@ def test_the_hard_bot_looks_two_turns_ahead_in_solo_and_stays_deterministic(monk
     assert len(choices) == 1
     assert choices.pop() in legal_actions(state)
     assert len(greedy_turns) == 2 * 3  # one greedy turn per plan and future, in both decisions
+
+
+def test_a_full_hand_costs_its_weight_and_three_cards_do_not():
+    from games.engine.bots.evaluate import Context, Weights, board_value, fade
+
+    stacks = ((),) * 23
+    four = [(f"animal_0{i}", 0) for i in range(1, 5)]
+
+    def value(cards, weights):
+        return board_value(Context("A", 8, weights), stacks, 0, cards, (), None, False)
+
+    costly = Weights(full_hand=6.0)
+    assert value(four, Weights()) - value(four, costly) == pytest.approx(6.0 * fade(8))
+    assert value(four[:3], Weights()) == value(four[:3], costly)
+
+
+def test_a_board_too_full_for_the_turns_left_costs_the_turns_it_will_not_play():
+    from games.engine.bots.evaluate import Context, Weights, board_value, fade
+
+    def value(empties, weights):
+        stacks = ((),) * empties + (("yellow",),) * (23 - empties)
+        return board_value(Context("A", 4, weights), stacks, 0, (), (), None, False)
+
+    costly = Weights(turn_worth=3.0, hexes_per_turn=2.0)
+    # 12 empty hexes leave room for 5 turns of 2 new hexes: no cost with 4 turns to play.
+    assert value(12, costly) == value(12, Weights())
+    # 6 empty hexes leave room for 2 of the 4 turns: the other 2 cost 3 points each.
+    assert value(6, Weights()) - value(6, costly) == pytest.approx(6.0 * fade(4))

@@ -3,7 +3,9 @@
 `Evaluator` scores one player's board with the engine's own scoring (landscape and cards) and
 adds potentials: trunks and low mountains that can grow, lone fields and red tokens that can
 become a group or a building, open river ends, empty hexes kept for later tokens, and for each
-held card the next cube weighted by how many tokens its nearest habitat still needs. Potentials
+held card the next cube weighted by how many tokens its nearest habitat still needs, less a
+cost for a hand so full that no card can be taken, and a cost for the turns a filling board
+will not play. Potentials
 fade as the game nears its end, so the last turn is chosen by points alone.
 """
 
@@ -149,6 +151,13 @@ class Weights:
     card_rest: float = 0.5
     slot: float = 1.0
     spirit_gain: float = 8.0
+    # Four unfinished cards held: no card can be taken until one is done, however well it fits.
+    full_hand: float = 0.0
+    # The game ends once a board has 2 empty hexes or fewer: a board that covers about
+    # `hexes_per_turn` new hexes a turn plays (empties - 2) / hexes_per_turn more turns, and
+    # each turn the pouch would still give but the board cannot take costs `turn_worth`.
+    turn_worth: float = 0.0
+    hexes_per_turn: float = 2.0
 
 
 @dataclass
@@ -279,10 +288,8 @@ def board_value(
     sheet = score_board(side, stacks, cube_mask, scored)
     value = float(sheet.total)
     f = fade(turns_left)
-    if f == 0.0:
+    if f == 0.0:  # the game is over after this turn: points only
         return value
-    if turns_left != ctx.turns_left:
-        ctx = Context(side, turns_left, ctx.weights, ctx.focus, ctx.ease)
     near = geometry(side).neighbour_mask
     # Mountains without a neighbouring mountain score nothing yet; an empty neighbour may fix it.
     if grays:
@@ -312,6 +319,10 @@ def board_value(
     tokens_to_come = 3 * ctx.turns_left
     usable = empties - 2
     pot += empties * (w.empty_scarce if usable < tokens_to_come else w.empty_plenty)
+    if w.turn_worth:
+        lost = ctx.turns_left - usable / max(w.hexes_per_turn, 0.5)
+        if lost > 0:
+            pot -= w.turn_worth * lost
 
     held = 0
     for card_id, placed in cards:
@@ -321,6 +332,8 @@ def board_value(
     if spirit is not None and not spirit_placed:
         pot += ctx.potential(spirit, 0, 1, codes) - w.slot
         held += 1
+    if held >= CARD_LIMIT:
+        pot -= w.full_hand
     if display and held < CARD_LIMIT:
         best = 0.0
         for card_id in display:
