@@ -78,6 +78,7 @@ def sh(*cmd: str, env: dict | None = None, check: bool = True, quiet: bool = Fal
     """Run a command; `quiet` sends its output (both streams) to var/bench/commands.log."""
     if not quiet:
         return subprocess.run(cmd, env=env or ENV, cwd=ROOT, check=check).returncode
+    OUT.mkdir(parents=True, exist_ok=True)  # also when ensure_services() or prepare() come first
     with open(OUT / "commands.log", "a") as log:
         return subprocess.run(
             cmd, env=env or ENV, cwd=ROOT, check=check, stdout=log, stderr=subprocess.STDOUT
