@@ -20,7 +20,7 @@ from games.presenters import LOG_LENGTH, full_log, game_page, log_entry
 from games.rematch_views import rematch_offer
 from games.services import talk
 from games.sprite import sprite as game_sprite
-from games.views_common import refuse, seating
+from games.views_common import refuse
 from games.views_tables import table_page
 from harmonies_site.jinja import render_blocks, render_page
 
@@ -225,10 +225,10 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         return refuse(request, exc.message, exc.status)
     except services.GameError as exc:
         notice, status, changed = exc.message, exc.status, ALL_FRAGMENTS
-        game = Game.objects.get(pk=game_id)  # the fresh board, whatever the page showed
+        # The fresh board, whatever the page showed (seated: services.play checked it).
+        game, seats, my_seat = _game_and_seating(game_id, request.user)
         if game.status not in (Game.Status.ACTIVE, Game.Status.FINISHED):
             return refuse(request, exc.message, exc.status)  # a table has no board to draw
-        seats, my_seat = seating(game, request.user)  # seated: services.play checked it
     else:
         # Playing is looking: the page does not poll on one's own turn (see presence).
         presence.mark_present(game_id, request.user.pk)

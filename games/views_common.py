@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from games import services, table_query
 from games.models import Game, Seat
 from harmonies_site.views import refusal_fragment
 
@@ -17,6 +18,7 @@ def refuse(request: HttpRequest, message: str, status: int) -> HttpResponse:
 
 
 def seating(game: Game, user) -> tuple[list[Seat], Seat | None]:
-    """Everyone at the table (with their users, in one query) and the viewer's own seat."""
-    seats = list(game.seats.select_related("user"))
+    """Everyone at the table (with their users, in one query), in seat order, and the viewer's
+    own seat: the query a move reads under its lock (games.table_query)."""
+    seats = services.in_seat_order(table_query.seats_of(game))
     return seats, next((s for s in seats if s.user_id == user.pk), None)
