@@ -68,11 +68,11 @@ def act_form(context, form_class: str = "", confirm: str = "") -> Markup:
     fragments swap themselves in (the notice goes to #notice). The version is the page's,
     refreshed by game.js. A function rather than a Jinja2 macro: a page opens nine of these, and
     the macros' module was built again for every render."""
-    url = escape(context["act_url"])
+    action = escape(context["act_url"])
     extra = f" {escape(form_class)}" if form_class else ""
     ask = f' hx-confirm="{escape(confirm)}"' if confirm else ""
     return Markup(
-        f'<form method="post" action="{url}" hx-post="{url}" hx-target="#notice"'
+        f'<form method="post" action="{action}" hx-post="{action}" hx-target="#notice"'
         f' class="act-form{extra}"{ask}>{context["csrf_input"]}'
         f'<input type="hidden" name="version" value="{escape(context["game"].version)}">'
     )

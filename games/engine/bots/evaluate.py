@@ -5,8 +5,8 @@ adds potentials: trunks and low mountains that can grow, lone fields and red tok
 become a group or a building, open river ends, empty hexes kept for later tokens, and for each
 held card the next cube weighted by how many tokens its nearest habitat still needs, less a
 cost for a hand so full that no card can be taken, and a cost for the turns a filling board
-will not play. Potentials
-fade as the game nears its end, so the last turn is chosen by points alone.
+will not play. Potentials fade as the game nears its end, so the last turn is chosen by points
+alone.
 """
 
 from __future__ import annotations
