@@ -31,6 +31,7 @@ import time
 from collections import defaultdict
 from multiprocessing import Pool
 from pathlib import Path
+from statistics import fmean
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -245,21 +246,16 @@ def compare(results: list[dict], saved: list[dict], name: str) -> None:
         seeds = sorted({a["seed"] for a, _ in pairs})
         print(
             f"  {task}: {mean:+.2f} points [95% {low:+.2f} to {high:+.2f}] over {len(pairs)} "
-            f"games (seeds {seeds[0]}-{seeds[-1]}); mean {_mean(margin(a) for a, _ in pairs):.2f} "
-            f"against {_mean(margin(b) for _, b in pairs):.2f}"
+            f"games (seeds {seeds[0]}-{seeds[-1]}); mean {fmean(margin(a) for a, _ in pairs):.2f} "
+            f"against {fmean(margin(b) for _, b in pairs):.2f}"
         )
         if len(pairs[0][0]["names"]) == 1 and "sheets" in pairs[0][0] and "sheets" in pairs[0][1]:
             parts = ", ".join(
-                f"{k} {_mean(a['sheets'][0][k] - b['sheets'][0][k] for a, b in pairs):+.1f}"
+                f"{k} {fmean(a['sheets'][0][k] - b['sheets'][0][k] for a, b in pairs):+.1f}"
                 for k in ("trees", "mountains", "fields", "buildings", "water", "animals")
             )
-            turns = _mean(a["turns"] - b["turns"] for a, b in pairs)
+            turns = fmean(a["turns"] - b["turns"] for a, b in pairs)
             print(f"    by category: {parts}; turns {turns:+.2f}")
-
-
-def _mean(values) -> float:
-    values = list(values)
-    return sum(values) / len(values)
 
 
 def run(jobs: list[tuple], processes: int, stop: float | None) -> list[dict]:
