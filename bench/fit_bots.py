@@ -210,7 +210,8 @@ def main() -> None:
         entry = dict(table.get(key, {}))
         flat = tuned.tuned_weights(config)
         entry["stages"] = fit_stages(games, flat, args.ridge)
-        entry["cards"] = fit_ease(games)
+        # A card no fitting game took keeps its ease (absent, it would count 1: taken freely).
+        entry["cards"] = {**entry.get("cards", {}), **fit_ease(games)}
         new_table = {**table, key: entry}
         saved = ROOT / "var" / f"fit-{key}.json"
         saved.parent.mkdir(exist_ok=True)
