@@ -27,8 +27,8 @@ from .sampling import sample_state, unseen_cards
 PLAN_CACHE = 512
 
 # The hard bot's futures per decision against one rival (shared among more rivals). One future
-# is mostly noise: against medium, 3 futures gain +2.4 points a game [95% +0.4, +4.4] over 1
-# on 273 of bench_bots.py's games (wins 69.4% against 64.8%), for about 0.6 s more a turn.
+# is mostly noise: against medium, 3 futures gain +2.0 points a game [95% +0.1, +4.0] over 1
+# on 300 of bench_bots.py's games (wins 68.5% against 65.3%), for about 0.6 s more a turn.
 RIVAL_SAMPLES = 3
 
 # Rough worth of each Nature's Spirit over a game (its rule's usual points, less for hard
