@@ -1,16 +1,18 @@
 """Strength and speed of the bots: win rates, solo scores and decision times.
 
 Run: .venv/bin/python bench/bench_bots.py [--pairs 200] [--hard-pairs 200] [--solo 200]
-     [--hard-solo 200] [--budget 2.0] [--samples 2] [--jobs 2] [--max-seconds 1800]
-     [--start 0] [--only medium-easy,hard-medium,solo] [--save FILE] [--against FILE] [--load FILE]
-Targets: medium beats easy in >= 90% of 2-player games and hard beats medium in >= 60% (seeded
-games on both board sides, the bots alternating seats); solo side A without spirits: medium
-averages >= 90 points and hard >= 110; per-turn decision time easy <= 0.2 s, medium <= 1 s,
-hard <= 3 s. Games run in `--jobs` processes, the tasks interleaved; with `--max-seconds` no new
-game starts after that many seconds and the figures cover the games that ran (they say how many,
-with 95% intervals). `--samples` sets the hard bot's sampled futures per decision (its
-strength, independent of the machine's speed); `--budget` only caps its time. Prints figures
-only; nothing here asserts.
+     [--hard-solo 200] [--budget 2.0] [--samples 2] [--rival-samples 2] [--jobs 2]
+     [--max-seconds 1800] [--start 0] [--only medium-easy,hard-medium,solo] [--save FILE]
+     [--against FILE] [--load FILE]
+Targets (issue 15): medium beats easy in >= 90% of 2-player games and hard beats medium in
+>= 70% (seeded games on both board sides, the bots alternating seats); solo side A without
+spirits: medium averages >= 110 points and hard >= 130; per-turn decision time easy <= 0.2 s,
+medium <= 1 s, hard <= 3 s. Games run in `--jobs` processes, the tasks interleaved; with
+`--max-seconds` no new game starts after that many seconds and the figures cover the games that
+ran (they say how many, with 95% intervals). `--samples` sets the hard bot's sampled futures per
+decision in solo and `--rival-samples` against one rival (its strength, independent of the
+machine's speed); `--budget` only caps its time.
+Prints figures only; nothing here asserts.
 
 Paired comparisons: `--save FILE` writes every game's result (JSON); `--against FILE` compares
 this run with a saved one game by game on the deals both played (same task, seed and seats),
@@ -38,14 +40,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.tune_bots import interval
 from games.engine import GameConfig, score_sheets, winners
 from games.engine.bots import HardBot
+from games.engine.bots.players import RIVAL_SAMPLES
 from games.engine.policies import seat_policies
 from games.engine.simulate import play
 
 TARGETS = {
     "win medium-easy": 0.90,
-    "win hard-medium": 0.60,
-    "solo medium": 90,
-    "solo hard": 110,
+    "win hard-medium": 0.70,
+    "solo medium": 110,
+    "solo hard": 130,
     "time easy": 0.2,
     "time medium": 1.0,
     "time hard": 3.0,
@@ -54,10 +57,12 @@ TARGETS = {
 
 def one_game(job: tuple) -> dict:
     """Play one seeded game; the names are per seat. Returns scores, winners and turn times."""
-    task, side, seed, names, budget, samples = job
+    task, side, seed, names, budget, samples, rival_samples = job
     config = GameConfig(players=len(names), side=side)
     policies = tuple(
-        HardBot(budget=budget, samples=samples) if isinstance(p, HardBot) else p
+        HardBot(budget=budget, samples=samples, rival_samples=rival_samples)
+        if isinstance(p, HardBot)
+        else p
         for p in seat_policies(",".join(names), len(names), budget)
     )
     times: list[list[float]] = [[] for _ in names]
@@ -111,21 +116,22 @@ def jobs_for(args: argparse.Namespace) -> list[tuple]:
             # Games i and i + 2 share a deal, with the bots in swapped seats.
             seed = 1000 + i // 4 * 2 + i % 2
             names = (strong, weak) if (i // 2) % 2 == 0 else (weak, strong)
-            jobs.append((task, side, seed, names, args.budget, args.samples))
+            jobs.append((task, side, seed, names, args.budget, args.samples, args.rival_samples))
     if "solo" in only:
         for name in ("medium", "hard"):
             jobs = []
             queues.append(jobs)
             for i in range(args.start, args.solo if name == "medium" else args.hard_solo):
-                jobs.append((f"solo-{name}", "A", 2000 + i, (name,), args.budget, args.samples))
+                job = (f"solo-{name}", "A", 2000 + i, (name,), args.budget, args.samples)
+                jobs.append((*job, args.rival_samples))
     return interleave(queues)
 
 
 def report(results: list[dict], seconds: float, args: argparse.Namespace) -> None:
     print(
         f"{len(results)} games in {seconds:.0f} s with {args.jobs} process(es), "
-        f"hard budget {args.budget} s, samples {args.samples} (futures per decision: "
-        f"{args.samples} solo, {max(1, args.samples // 2)} in two-player games)"
+        f"hard budget {args.budget} s (futures per decision: {args.samples} solo, "
+        f"{args.rival_samples} in two-player games)"
     )
     for task, strong in (("medium-easy", "medium"), ("hard-medium", "hard")):
         games = [r for r in results if r["task"] == task]
@@ -192,7 +198,13 @@ def main() -> None:
     parser.add_argument("--solo", type=int, default=200, help="solo games for medium")
     parser.add_argument("--hard-solo", type=int, default=200, help="solo games for hard")
     parser.add_argument("--budget", type=float, default=2.0, help="hard's seconds per decision")
-    parser.add_argument("--samples", type=int, default=2, help="hard's futures per decision")
+    parser.add_argument("--samples", type=int, default=2, help="hard's futures per solo decision")
+    parser.add_argument(
+        "--rival-samples",
+        type=int,
+        default=RIVAL_SAMPLES,
+        help="hard's futures per decision against one rival",
+    )
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument(
         "--start", type=int, default=0, help="first game index of each task (resume a run)"

@@ -159,8 +159,10 @@ def test_a_budget_reaches_the_hard_bot_only():
 
 
 def test_the_hard_bot_keeps_its_search_settings_under_a_new_budget():
-    bot = HardBot(budget=2.0, top=4, samples=3, rival=0.25, solo_depth=3).with_budget(0.5)
+    bot = HardBot(budget=2.0, top=4, samples=3, rival=0.25, solo_depth=3, rival_samples=5)
+    bot = bot.with_budget(0.5)
     assert (bot.budget, bot.top, bot.samples, bot.rival, bot.solo_depth) == (0.5, 4, 3, 0.25, 3)
+    assert bot.rival_samples == 5
 
 
 def test_with_a_roomy_budget_the_hard_bot_decides_by_its_samples_not_the_clock():
@@ -286,3 +288,19 @@ def test_a_board_too_full_for_the_turns_left_costs_the_turns_it_will_not_play():
     assert value(12, costly) == value(12, Weights())
     # 6 empty hexes leave room for 2 of the 4 turns: the other 2 cost 3 points each.
     assert value(6, Weights()) - value(6, costly) == pytest.approx(6.0 * fade(4))
+
+
+@pytest.mark.parametrize(("players", "futures"), [(2, 2), (3, 1)])
+def test_the_hard_bot_shares_its_rival_futures_among_its_rivals(monkeypatch, players, futures):
+    state = boards_of_a_game(GameConfig(players=players), 25)[4]
+    valued = []
+    original = HardBot._future_value
+
+    def counted(self, future, plan, seat, rng):
+        valued.append(plan)
+        return original(self, future, plan, seat, rng)
+
+    monkeypatch.setattr(HardBot, "_future_value", counted)
+    bot = HardBot(budget=60.0, top=3, rival_samples=2)
+    assert bot(state, random.Random(7)) in legal_actions(state)
+    assert len(valued) == futures * 3  # every plan valued in each future
