@@ -3,7 +3,7 @@
 Run: .venv/bin/python bench/bench_bots.py [--pairs 200] [--hard-pairs 200] [--solo 200]
      [--hard-solo 200] [--budget 2.0] [--samples 6] [--rival-samples 3] [--jobs 2]
      [--max-seconds 1800] [--start 0] [--only medium-easy,hard-medium,solo] [--save FILE]
-     [--against FILE] [--load FILE]
+     [--against FILE] [--load FILE] [--side A]
 Targets (issue 15): medium beats easy in >= 90% of 2-player games and hard beats medium in
 >= 70% (seeded games on both board sides, the bots alternating seats); solo side A without
 spirits: medium averages >= 110 points and hard >= 130; per-turn decision time easy <= 0.2 s,
@@ -122,7 +122,7 @@ def jobs_for(args: argparse.Namespace) -> list[tuple]:
             jobs = []
             queues.append(jobs)
             for i in range(args.start, args.solo if name == "medium" else args.hard_solo):
-                job = (f"solo-{name}", "A", 2000 + i, (name,), args.budget, args.samples)
+                job = (f"solo-{name}", args.side, 2000 + i, (name,), args.budget, args.samples)
                 jobs.append((*job, args.rival_samples))
     return interleave(queues)
 
@@ -171,11 +171,13 @@ def report(results: list[dict], seconds: float, args: argparse.Namespace) -> Non
         sd = math.sqrt(sum((t - mean) ** 2 for t in totals) / max(1, len(totals) - 1))
         half = 1.96 * sd / math.sqrt(len(totals))
         seeds = sorted(r["seed"] for r in games)
+        side = games[0]["side"]
+        # The targets are side A's; side B is reported beside them.
+        target = f"target >= {TARGETS[f'solo {name}']}" if side == "A" else "no target"
         print(
-            f"\nsolo side A, no spirits, {name}: {len(games)} games (seeds {seeds[0]}-"
+            f"\nsolo side {side}, no spirits, {name}: {len(games)} games (seeds {seeds[0]}-"
             f"{seeds[-1]}), mean {mean:.1f} [95% {mean - half:.1f}-{mean + half:.1f}] "
-            f"(target >= {TARGETS[f'solo {name}']}), median {totals[len(totals) // 2]}, "
-            f"min {totals[0]}, max {totals[-1]}"
+            f"({target}), median {totals[len(totals) // 2]}, min {totals[0]}, max {totals[-1]}"
         )
     print("\nper-turn decision time (all games above)")
     by_bot: dict[str, list[float]] = defaultdict(list)
@@ -215,6 +217,9 @@ def main() -> None:
         "--max-seconds", type=float, default=None, help="start no new game after this long"
     )
     parser.add_argument("--only", default="medium-easy,hard-medium,solo")
+    parser.add_argument(
+        "--side", choices=("A", "B"), default="A", help="the solo games' board side"
+    )
     parser.add_argument("--save", help="write every game's result to this JSON file")
     parser.add_argument("--against", help="a file saved by --save: print paired differences")
     parser.add_argument("--load", help="report a file saved by --save instead of playing")
