@@ -24,7 +24,7 @@ from games.recap import Recap
 from games.services import coaching
 from games.services.talk import Conversation
 from games.svg import board_svg
-from harmonies_site.jinja import url
+from harmonies_site.addresses import url
 
 LOG_LENGTH = recent_moves.KEPT  # the newest moves on the game page; the whole log has a page
 CATEGORIES = [

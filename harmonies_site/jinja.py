@@ -9,16 +9,11 @@ partial was: `render_blocks(request, "games/game.html", ["my-board"], context)`.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 from typing import Any
 
-from django.core.signals import setting_changed
-from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.template import defaultfilters, engines
-from django.templatetags.static import static
-from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from jinja2 import Environment, Undefined, pass_context
@@ -27,38 +22,10 @@ from markupsafe import Markup, escape
 from games.score_table import score_table
 from games.templatetags.harmonies import card_face, card_name, cell_words, space_label, token
 from games.templatetags.talk import talk_text
+from harmonies_site.addresses import static_url, url
 
 CSRF_INPUT = '<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
 OOB_ATTR = Markup('hx-swap-oob="true"')
-
-
-def url(name: str, *args: Any) -> str:
-    """reverse(), remembered: a game page asks for some twenty addresses, the same each time."""
-    return _reverse(name, args, get_script_prefix(), get_urlconf())
-
-
-@lru_cache(maxsize=4096)
-def _reverse(name: str, args: tuple, prefix: str, urlconf: str | None) -> str:
-    return reverse(name, args=args, urlconf=urlconf)
-
-
-def static_url(path: str) -> str:
-    """static(), remembered: the manifest's hashed names are fixed while a process runs, and the
-    game page asks for the same eight files each time (9 us each with the manifest's lookup)."""
-    return _static(path, get_script_prefix())
-
-
-@lru_cache(maxsize=256)
-def _static(path: str, prefix: str) -> str:
-    return static(path)
-
-
-@receiver(setting_changed)
-def _forget_addresses(*, setting: str, **kwargs: Any) -> None:
-    if setting == "ROOT_URLCONF":  # tests swap the URLs
-        _reverse.cache_clear()
-    if setting in ("STATIC_URL", "STORAGES", "STATIC_ROOT"):
-        _static.cache_clear()
 
 
 @pass_context
