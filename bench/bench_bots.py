@@ -55,9 +55,13 @@ TARGETS = {
 }
 
 
-def one_game(job: tuple) -> dict:
-    """Play one seeded game; the names are per seat. Returns scores, winners and turn times."""
-    task, side, seed, names, budget, samples, rival_samples = job
+def one_game(job: tuple, hard: tuple[float, int, int]) -> dict:
+    """Play one seeded game; the names are per seat. Returns scores, winners and turn times.
+
+    `hard` is the hard bot's (budget, samples, rival_samples), the same for every game of a run.
+    """
+    task, side, seed, names = job
+    budget, samples, rival_samples = hard
     config = GameConfig(players=len(names), side=side)
     policies = tuple(
         HardBot(budget=budget, samples=samples, rival_samples=rival_samples)
@@ -116,14 +120,13 @@ def jobs_for(args: argparse.Namespace) -> list[tuple]:
             # Games i and i + 2 share a deal, with the bots in swapped seats.
             seed = 1000 + i // 4 * 2 + i % 2
             names = (strong, weak) if (i // 2) % 2 == 0 else (weak, strong)
-            jobs.append((task, side, seed, names, args.budget, args.samples, args.rival_samples))
+            jobs.append((task, side, seed, names))
     if "solo" in only:
         for name in ("medium", "hard"):
             jobs = []
             queues.append(jobs)
             for i in range(args.start, args.solo if name == "medium" else args.hard_solo):
-                job = (f"solo-{name}", args.side, 2000 + i, (name,), args.budget, args.samples)
-                jobs.append((*job, args.rival_samples))
+                jobs.append((f"solo-{name}", args.side, 2000 + i, (name,)))
     return interleave(queues)
 
 
@@ -167,16 +170,14 @@ def report(results: list[dict], seconds: float, args: argparse.Namespace) -> Non
         if not games:
             continue
         totals = sorted(r["totals"][0] for r in games)
-        mean = sum(totals) / len(totals)
-        sd = math.sqrt(sum((t - mean) ** 2 for t in totals) / max(1, len(totals) - 1))
-        half = 1.96 * sd / math.sqrt(len(totals))
+        mean, low, high = interval(totals)
         seeds = sorted(r["seed"] for r in games)
         side = games[0]["side"]
         # The targets are side A's; side B is reported beside them.
         target = f"target >= {TARGETS[f'solo {name}']}" if side == "A" else "no target"
         print(
             f"\nsolo side {side}, no spirits, {name}: {len(games)} games (seeds {seeds[0]}-"
-            f"{seeds[-1]}), mean {mean:.1f} [95% {mean - half:.1f}-{mean + half:.1f}] "
+            f"{seeds[-1]}), mean {mean:.1f} [95% {low:.1f}-{high:.1f}] "
             f"({target}), median {totals[len(totals) // 2]}, min {totals[0]}, max {totals[-1]}"
         )
     print("\nper-turn decision time (all games above)")
@@ -230,7 +231,8 @@ def main() -> None:
     else:
         jobs = jobs_for(args)
         stop = None if args.max_seconds is None else start + args.max_seconds
-        results = run(jobs, args.jobs, stop)
+        hard = (args.budget, args.samples, args.rival_samples)
+        results = run(jobs, hard, args.jobs, stop)
         if len(results) < len(jobs):
             print(f"stopped by --max-seconds {args.max_seconds:g}: {len(results)} of {len(jobs)}")
     report(results, time.perf_counter() - start, args)
@@ -277,7 +279,9 @@ def compare(results: list[dict], saved: list[dict], name: str) -> None:
             print(f"    by category: {parts}; turns {turns:+.2f}")
 
 
-def run(jobs: list[tuple], processes: int, stop: float | None) -> list[dict]:
+def run(
+    jobs: list[tuple], hard: tuple[float, int, int], processes: int, stop: float | None
+) -> list[dict]:
     """Play the jobs in `processes` workers, keeping each busy; none starts after `stop`."""
     results: list[dict] = []
     todo = list(reversed(jobs))
@@ -286,7 +290,7 @@ def run(jobs: list[tuple], processes: int, stop: float | None) -> list[dict]:
         while todo or running:
             late = stop is not None and time.perf_counter() >= stop
             while todo and not late and len(running) < processes:
-                running.append(pool.apply_async(one_game, (todo.pop(),)))
+                running.append(pool.apply_async(one_game, (todo.pop(), hard)))
             if late:
                 todo.clear()
             done = [r for r in running if r.ready()]
