@@ -31,21 +31,45 @@ logger = logging.getLogger(__name__)
 
 
 def play_automatic_turn(game_id: int, turn: int) -> bool:
-    """Plays turn `turn` for a bot or a player who left; False when it is not (or no longer) due."""
+    """Plays turn `turn` for a bot or a player who left; False when it is not (or no longer) due.
+
+    The turn is decided before the game row is locked: the hard bot thinks for up to 3 s, and a
+    lock held that long would hold up everyone else's changes to the game (on SQLite, to every
+    game). Under the lock the decision is used only if the game is still at the version it was
+    decided on; otherwise it is decided again there. The bots' choices depend on the state and
+    the seed only, so both ways give the same moves.
+    """
+    game = Game.objects.filter(pk=game_id).first()
+    due = _automatic_turn_due(game, turn) if game is not None else None
+    if due is None:
+        return False
+    decided_on = game.version
+    decided = _decide_turn(game, due[0], due[1])
     with transaction.atomic():
         game = _locked(game_id)
-        if game.status != Game.Status.ACTIVE:
+        due = _automatic_turn_due(game, turn)
+        if due is None:
             return False
-        state = game.engine_state()
-        if state.turn != turn:
-            return False
-        seat = game.seats.select_related("user").get(position=state.current_seat)
-        if not is_automatic(seat):
-            return False
-        level = seat.user.bot_level if not seat.left else STAND_IN_POLICY
-        detail = {"automatic": True, "bot": seat.user.is_bot}
-        _play_turn_for(game, state, policy=level, detail=detail)
+        state, policy, detail = due
+        actions = decided if game.version == decided_on else None
+        _play_turn_for(game, state, policy=policy, detail=detail, actions=actions)
     return True
+
+
+def _automatic_turn_due(
+    game: Game, turn: int
+) -> tuple[engine.GameState, str, dict[str, bool]] | None:
+    """(state, policy, move detail) when turn `turn` is a bot's or a stand-in's to play now."""
+    if game.status != Game.Status.ACTIVE:
+        return None
+    state = game.engine_state()
+    if state.turn != turn:
+        return None
+    seat = game.seats.select_related("user").get(position=state.current_seat)
+    if not is_automatic(seat):
+        return None
+    policy = seat.user.bot_level if not seat.left else STAND_IN_POLICY
+    return state, policy, {"automatic": True, "bot": seat.user.is_bot}
 
 
 def overdue_automatic_turns(now, *, grace: timedelta = timedelta(minutes=1)) -> list:
@@ -215,14 +239,36 @@ def _stand_in_for_late(game: Game, late: Seat, *, requested_by: str) -> None:
     _play_turn_for(game, game.engine_state(), policy=STAND_IN_POLICY, detail=detail)
 
 
-def _play_turn_for(game: Game, state: engine.GameState, *, policy: str, detail: dict) -> None:
-    """Plays the rest of the current turn with a policy, logging each action like a player's."""
+def _decide_turn(game: Game, state: engine.GameState, policy: str) -> list[engine.Action]:
+    """The actions a policy plays for the rest of the current turn (the engine only, no query)."""
     choose = engine.get_policy(policy)
     rng = random.Random(f"{game.seed}:{state.turn}")
-    before, turn, seat = state, state.turn, state.current_seat
-    moves = []
+    turn = state.turn
+    actions = []
     while not state.finished and state.turn == turn:
         action = choose(state, rng)
+        state = engine.apply(state, action)
+        actions.append(action)
+    return actions
+
+
+def _play_turn_for(
+    game: Game,
+    state: engine.GameState,
+    *,
+    policy: str,
+    detail: dict,
+    actions: list[engine.Action] | None = None,
+) -> None:
+    """Plays the rest of the current turn with a policy, logging each action like a player's.
+
+    `actions` is the policy's decision when it was made before the lock, on this same state.
+    """
+    if actions is None:
+        actions = _decide_turn(game, state, policy)
+    before, turn, seat = state, state.turn, state.current_seat
+    moves = []
+    for action in actions:
         after = engine.apply(state, action)
         moves.append(
             Move(

@@ -1,13 +1,15 @@
 """Bots, resignations and time limits: automatic turns go through the one writer too."""
 
+import random
 from datetime import timedelta
 
 import pytest
 import time_machine
+from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
+from games import engine, services
 from games.bot_players import bots_for
 from games.models import Game
 from games.replaying import verify
@@ -220,3 +222,94 @@ def test_my_games_never_says_your_turn_in_a_game_one_has_left(
     your_turn = html.split("<h2>Your turn</h2>", 1)[1].split("</section>", 1)[0]
     assert game.title not in your_turn and "Nothing waits for you" in your_turn
     assert "You left this game; a stand-in plays your turn" in html
+
+
+def _bot_to_move(player, monkeypatch) -> Game:
+    """A two-player game against the easy bot, waiting on the bot's turn (its task not run)."""
+    from games import tasks
+
+    monkeypatch.setattr(tasks.play_automatic_turn, "apply_async", lambda *a, **k: None)
+    game = services.create_game(
+        creator=player, players=2, side="A", spirits=False, bots=bots_for(["easy"])
+    )
+    game.refresh_from_db()
+    if user_to_move(game) == player:
+        play_turns(game, turns=1)
+        game.refresh_from_db()
+    assert user_to_move(game).is_bot
+    return game
+
+
+def _watch_the_lock(monkeypatch, on_decide=None) -> list[bool]:
+    """Per call of the bot's policy, whether the game row was locked then."""
+    from games.services import absent
+
+    locked = [False]
+    calls: list[bool] = []
+    lock = absent._locked
+
+    def locking(game_id):
+        locked[0] = True
+        return lock(game_id)
+
+    real = engine.get_policy
+
+    def policy(name):
+        choose = real(name)
+
+        def watched(state, rng):
+            calls.append(locked[0])
+            if on_decide is not None:
+                on_decide(len(calls))
+            return choose(state, rng)
+
+        return watched
+
+    monkeypatch.setattr(absent, "_locked", locking)
+    monkeypatch.setattr(absent.engine, "get_policy", policy)
+    return calls
+
+
+def test_a_bot_decides_its_turn_before_the_game_is_locked(player, monkeypatch):
+    game = _bot_to_move(player, monkeypatch)
+    calls = _watch_the_lock(monkeypatch)
+    turn = game.engine_state().turn
+    assert services.play_automatic_turn(game.pk, turn)
+    assert calls and not any(calls)  # every decision made with the row unlocked
+    game.refresh_from_db()
+    assert user_to_move(game) == player
+    assert game.engine_state().turn == turn + 1
+    assert verify(game) is None
+
+
+def test_a_game_changed_while_the_bot_thought_is_decided_again_under_the_lock(player, monkeypatch):
+    game = _bot_to_move(player, monkeypatch)
+    unchanged = engine.get_policy("easy")
+    state, rng = game.engine_state(), random.Random(f"{game.seed}:{game.engine_state().turn}")
+    expected = []
+    while state.turn == game.engine_state().turn:
+        action = unchanged(state, rng)
+        expected.append(action.to_json())
+        state = engine.apply(state, action)
+
+    def someone_else_changes_the_game(call: int) -> None:
+        if call == 1:
+            Game.objects.filter(pk=game.pk).update(version=F("version") + 1)
+
+    calls = _watch_the_lock(monkeypatch, someone_else_changes_the_game)
+    turn = game.engine_state().turn
+    assert services.play_automatic_turn(game.pk, turn)
+    assert not calls[0] and calls[-1]  # decided before the lock, then again under it
+    game.refresh_from_db()
+    played = [m.action for m in game.moves.filter(turn=turn).order_by("seq")]
+    assert played == expected  # the same seed and state: the same moves, logged once
+    assert verify(game) is None
+
+
+def test_a_bot_turn_already_played_while_it_thought_is_not_played_twice(player, monkeypatch):
+    game = _bot_to_move(player, monkeypatch)
+    turn = game.engine_state().turn
+    assert services.play_automatic_turn(game.pk, turn)
+    moves = game.moves.count()
+    assert not services.play_automatic_turn(game.pk, turn)  # a duplicate task
+    assert game.moves.count() == moves
