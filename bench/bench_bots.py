@@ -1,7 +1,7 @@
 """Strength and speed of the bots: win rates, solo scores and decision times.
 
 Run: .venv/bin/python bench/bench_bots.py [--pairs 200] [--hard-pairs 200] [--solo 200]
-     [--hard-solo 200] [--budget 2.0] [--samples 6] [--rival-samples 3] [--jobs 2]
+     [--hard-solo 200] [--budget 3.0] [--samples 6] [--rival-samples 5] [--jobs 2]
      [--max-seconds 1800] [--start 0] [--only medium-easy,hard-medium,solo] [--save FILE]
      [--against FILE] [--load FILE] [--side A] [--spirits]
 Targets (issue 15): medium beats easy in >= 90% of 2-player games and hard beats medium in
@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.tune_bots import interval
 from games.engine import GameConfig, score_sheets, winners
 from games.engine.bots import HardBot
-from games.engine.bots.players import RIVAL_SAMPLES, SOLO_SAMPLES
+from games.engine.bots.players import HARD_BUDGET, RIVAL_SAMPLES, SOLO_SAMPLES
 from games.engine.policies import seat_policies
 from games.engine.simulate import play
 
@@ -208,7 +208,9 @@ def main() -> None:
     parser.add_argument("--hard-pairs", type=int, default=200, help="hard vs medium games")
     parser.add_argument("--solo", type=int, default=200, help="solo games for medium")
     parser.add_argument("--hard-solo", type=int, default=200, help="solo games for hard")
-    parser.add_argument("--budget", type=float, default=2.0, help="hard's seconds per decision")
+    parser.add_argument(
+        "--budget", type=float, default=HARD_BUDGET, help="hard's seconds per decision"
+    )
     parser.add_argument(
         "--samples", type=int, default=SOLO_SAMPLES, help="hard's futures per solo decision"
     )

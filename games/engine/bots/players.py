@@ -28,11 +28,16 @@ PLAN_CACHE = 512
 
 # The hard bot's futures per decision against one rival (shared among more rivals). One future
 # is mostly noise: against medium, 3 futures gain +2.0 points a game [95% +0.1, +4.0] over 1
-# on 300 of bench_bots.py's games (wins 68.5% against 65.3%), for about 0.6 s more a turn.
-RIVAL_SAMPLES = 3
+# on 300 of bench_bots.py's games (wins 68.5% against 65.3%), and 5 win 73.8% of its 200
+# default deals against 67.5% with 3; each future costs about 0.3 s a turn.
+RIVAL_SAMPLES = 5
 # The same in solo: 6 futures instead of 2 gain +3.3 points a game [95% +0.7, +5.8] (118.9 to
 # 122.1 on bench_bots.py's seeds 2000-2099) for about 0.5 s more a turn.
 SOLO_SAMPLES = 6
+# The hard bot's seconds per decision: a cap, so that a slow machine stays within 3 s a turn
+# (no new future starts past 90% of it); on this project's machine the futures above take
+# 1.6-2.3 s a turn on average and up to 4.7 s, so the cap decides on the slowest turns.
+HARD_BUDGET = 3.0
 
 # Rough worth of each Nature's Spirit over a game (its rule's usual points, less for hard
 # habitats); a bot keeps the better one of its two.
@@ -122,17 +127,18 @@ class HardBot(Bot):
     futures in a solo game and `rival_samples` divided by the number of rivals (at least one)
     otherwise, since each rival's reply is one more turn to search in every future; the same
     futures serve every plan, so the lookahead work per decision is fixed and a decision
-    depends on the seed, not on the machine's speed; `budget` (seconds) only caps
-    it: the wide search stops giving boards the card stage at half the budget and no new future
-    starts past 90% of it. With rivals a future is worth our value less `rival` times the best
-    rival's, so plans that take what a rival wanted are preferred.
+    depends on the seed, not on the machine's speed, unless `budget` (seconds) cuts it short:
+    the wide search stops giving boards the card stage at half the budget and no new future
+    starts past 90% of it, so a slow machine compares fewer futures on its slowest turns. With
+    rivals a future is worth our value less `rival` times the best rival's, so plans that take
+    what a rival wanted are preferred.
     """
 
     name = "hard"
 
     def __init__(
         self,
-        budget: float = 2.0,
+        budget: float = HARD_BUDGET,
         top: int = 10,
         samples: int = SOLO_SAMPLES,
         rival: float = 0.5,
