@@ -46,7 +46,9 @@ def test_the_player_to_move_gets_an_encrypted_signed_push(game, device, push_ser
     before = game.seats.exclude(user=mover).get().user
     subscription, browser = device(mover)
 
-    assert deliveries.send_turn(game.pk, turn_of(game)) == 1
+    # Midday: at night the player's quiet hours (22:00-07:00) would make it silent.
+    with time_machine.travel(timezone.now().replace(hour=12, minute=0), tick=False):
+        assert deliveries.send_turn(game.pk, turn_of(game)) == 1
 
     (received,) = push_service.received
     assert browser.decrypt(received.body) == {
