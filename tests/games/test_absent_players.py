@@ -160,7 +160,8 @@ def test_the_new_game_form_refuses_more_players_than_seats(client, player):
     assert not Game.objects.exists()
 
 
-def test_a_lost_bot_turn_is_played_by_the_sweep(player, monkeypatch):
+def _bot_to_move(player, monkeypatch) -> Game:
+    """A two-player game against the easy bot, waiting on the bot's turn (its task not run)."""
     from games import tasks
 
     monkeypatch.setattr(tasks.play_automatic_turn, "apply_async", lambda *a, **k: None)
@@ -171,7 +172,14 @@ def test_a_lost_bot_turn_is_played_by_the_sweep(player, monkeypatch):
     if user_to_move(game) == player:
         play_turns(game, turns=1)
         game.refresh_from_db()
-    assert user_to_move(game).is_bot  # its task was lost
+    assert user_to_move(game).is_bot
+    return game
+
+
+def test_a_lost_bot_turn_is_played_by_the_sweep(player, monkeypatch):
+    from games import tasks
+
+    game = _bot_to_move(player, monkeypatch)  # its task was lost
     monkeypatch.undo()
     assert tasks.sweep_automatic_turns() == 0  # within the grace period
     with time_machine.travel(timezone.now() + timedelta(minutes=2)):
@@ -222,22 +230,6 @@ def test_my_games_never_says_your_turn_in_a_game_one_has_left(
     your_turn = html.split("<h2>Your turn</h2>", 1)[1].split("</section>", 1)[0]
     assert game.title not in your_turn and "Nothing waits for you" in your_turn
     assert "You left this game; a stand-in plays your turn" in html
-
-
-def _bot_to_move(player, monkeypatch) -> Game:
-    """A two-player game against the easy bot, waiting on the bot's turn (its task not run)."""
-    from games import tasks
-
-    monkeypatch.setattr(tasks.play_automatic_turn, "apply_async", lambda *a, **k: None)
-    game = services.create_game(
-        creator=player, players=2, side="A", spirits=False, bots=bots_for(["easy"])
-    )
-    game.refresh_from_db()
-    if user_to_move(game) == player:
-        play_turns(game, turns=1)
-        game.refresh_from_db()
-    assert user_to_move(game).is_bot
-    return game
 
 
 def _watch_the_lock(monkeypatch, on_decide=None) -> list[bool]:
