@@ -51,8 +51,9 @@ def play_automatic_turn(game_id: int, turn: int) -> bool:
         if due is None:
             return False
         state, policy, detail = due
-        actions = decided if game.version == decided_on else None
-        _play_turn_for(game, state, policy=policy, detail=detail, actions=actions)
+        if game.version != decided_on:
+            decided = _decide_turn(game, state, policy)
+        _log_turn(game, state, decided, detail)
     return True
 
 
@@ -252,20 +253,15 @@ def _decide_turn(game: Game, state: engine.GameState, policy: str) -> list[engin
     return actions
 
 
-def _play_turn_for(
-    game: Game,
-    state: engine.GameState,
-    *,
-    policy: str,
-    detail: dict,
-    actions: list[engine.Action] | None = None,
-) -> None:
-    """Plays the rest of the current turn with a policy, logging each action like a player's.
+def _play_turn_for(game: Game, state: engine.GameState, *, policy: str, detail: dict) -> None:
+    """Plays the rest of the current turn with a policy, logging each action like a player's."""
+    _log_turn(game, state, _decide_turn(game, state, policy), detail)
 
-    `actions` is the policy's decision when it was made before the lock, on this same state.
-    """
-    if actions is None:
-        actions = _decide_turn(game, state, policy)
+
+def _log_turn(
+    game: Game, state: engine.GameState, actions: list[engine.Action], detail: dict
+) -> None:
+    """Apply a decided rest of the turn to the locked game, each action logged as a move."""
     before, turn, seat = state, state.turn, state.current_seat
     moves = []
     for action in actions:
