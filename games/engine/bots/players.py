@@ -8,6 +8,7 @@ turn answer from the plan. A bot never returns ResetTurn and always ends its tur
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
 import random
@@ -26,17 +27,13 @@ from .sampling import sample_state, unseen_cards
 
 PLAN_CACHE = 512
 
-# The hard bot's futures per decision against one rival (shared among more rivals). One future
-# is mostly noise: against medium, 3 futures gain +2.0 points a game [95% +0.1, +4.0] over 1
-# on 300 of bench_bots.py's games (wins 68.5% against 65.3%), and 5 win 73.8% of its 200
-# default deals against 67.5% with 3; each future costs about 0.3 s a turn.
+# The hard bot's futures per decision against one rival (shared among more rivals) and in
+# solo: one future is mostly noise, and each more one is worth about a point a game up to these
+# counts (bench_bots.py, paired on the same deals; figures in the README).
 RIVAL_SAMPLES = 5
-# The same in solo: 6 futures instead of 2 gain +3.3 points a game [95% +0.7, +5.8] (118.9 to
-# 122.1 on bench_bots.py's seeds 2000-2099) for about 0.5 s more a turn.
 SOLO_SAMPLES = 6
-# The hard bot's seconds per decision: a cap, so that a slow machine stays within 3 s a turn
-# (no new future starts past 90% of it); on this project's machine the futures above take
-# 1.6-2.3 s a turn on average and up to 4.7 s, so the cap decides on the slowest turns.
+# The hard bot's seconds per decision, the 3 s a hard turn may take: no new future starts past
+# 90% of it, so on a slow machine the slowest turns compare fewer futures instead of taking longer.
 HARD_BUDGET = 3.0
 
 # Rough worth of each Nature's Spirit over a game (its rule's usual points, less for hard
@@ -145,9 +142,7 @@ class HardBot(Bot):
         solo_depth: int = 2,
         rival_samples: int = RIVAL_SAMPLES,
     ) -> None:
-        # A small budget gets the medium search, so that the first plan fits in it too.
-        wide = budget >= 0.5
-        super().__init__(Settings(beam=24 if wide else 12, keep=10 if wide else 6, focus=16))
+        super().__init__(self._search(budget))
         self.budget = budget
         self.top = top
         self.samples = samples
@@ -156,15 +151,19 @@ class HardBot(Bot):
         self.rival_samples = rival_samples
         self.lookahead = Settings(beam=3, keep=2, focus=8)
 
+    @staticmethod
+    def _search(budget: float) -> Settings:
+        # A small budget gets the medium search, so that the first plan fits in it too.
+        wide = budget >= 0.5
+        return Settings(beam=24 if wide else 12, keep=10 if wide else 6, focus=16)
+
     def with_budget(self, budget: float) -> HardBot:
-        return HardBot(
-            budget=budget,
-            top=self.top,
-            samples=self.samples,
-            rival=self.rival,
-            solo_depth=self.solo_depth,
-            rival_samples=self.rival_samples,
-        )
+        """The same bot with another budget; only the search width follows from the budget."""
+        bot = copy.copy(self)
+        bot.budget = budget
+        bot.settings = self._search(budget)
+        bot._next = OrderedDict()  # plans are the old bot's
+        return bot
 
     def choose(self, view: dict[str, Any], world: GameState, rng: random.Random) -> Plan:
         start = time.perf_counter()
