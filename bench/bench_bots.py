@@ -56,7 +56,7 @@ TARGETS = {
 }
 
 
-def one_game(job: tuple, hard: tuple[float, int, int], spirits: bool = False) -> dict:
+def one_game(job: tuple, hard: tuple[float, int, int], spirits: bool) -> dict:
     """Play one seeded game; the names are per seat. Returns scores, winners and turn times.
 
     `hard` is the hard bot's (budget, samples, rival_samples) and `spirits` whether the Nature's
