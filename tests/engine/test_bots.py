@@ -250,9 +250,9 @@ def test_the_hard_bot_looks_two_turns_ahead_in_solo_and_stays_deterministic(monk
     greedy_turns = []
     original = HardBot._greedy_turn
 
-    def counted(self, state, rng):
+    def counted(self, state, rng, memo):
         greedy_turns.append(state.turn)
-        return original(self, state, rng)
+        return original(self, state, rng, memo)
 
     monkeypatch.setattr(HardBot, "_greedy_turn", counted)
     bot = HardBot(budget=60.0, top=3, samples=1, solo_depth=2)
@@ -296,11 +296,30 @@ def test_the_hard_bot_shares_its_rival_futures_among_its_rivals(monkeypatch, pla
     valued = []
     original = HardBot._future_value
 
-    def counted(self, future, plan, seat, rng):
+    def counted(self, future, plan, seat, rng, memo):
         valued.append(plan)
-        return original(self, future, plan, seat, rng)
+        return original(self, future, plan, seat, rng, memo)
 
     monkeypatch.setattr(HardBot, "_future_value", counted)
     bot = HardBot(budget=60.0, top=3, rival_samples=2)
     assert bot(state, random.Random(7)) in legal_actions(state)
     assert len(valued) == futures * 3  # every plan valued in each future
+
+
+def test_searches_sharing_a_memo_plan_exactly_as_searches_alone():
+    """The hard bot's futures share contexts and board values: only work may change, not plans."""
+    from games.engine.bots.planner import Settings, plan_turn
+
+    state = boards_of_a_game(GameConfig(players=2), 26)[4]
+    search = Settings(beam=3, keep=2, focus=8)
+    memo: dict = {}
+    # Our first turn's plans, then the rival's reply to each: the rival's board is the same each
+    # time, the central spaces and display not always.
+    for ours in plan_turn(state, search, random.Random(1), top=4):
+        after = ours.state
+        for action in ours.actions[-1:]:
+            after = apply(after, action)
+        alone = plan_turn(after, search, random.Random(2), top=3)
+        shared = plan_turn(after, search, random.Random(2), top=3, memo=memo)
+        assert [(p.actions, p.value) for p in shared] == [(p.actions, p.value) for p in alone]
+    assert memo  # the rival's searches did share it

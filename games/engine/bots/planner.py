@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from ..actions import Action, EndTurn, PlaceCube, PlaceToken, TakeCard, TakeTokens
 from ..cards import card
@@ -87,6 +88,34 @@ def context(state: GameState, settings: Settings, focused: bool) -> Context:
             ids.append(player.spirit)
         ctx.focus = {c: nearest(codes, card_placements(side, c), settings.focus) for c in ids}
     return ctx
+
+
+# What the searches of one decision may share (HardBot's futures), by key: the full context
+# by the turns left (its memo of card potentials holds for any board), the focused context and
+# the token boards' values by the mover's player state and display too.
+Memo = dict[tuple, Any]
+
+
+def contexts(
+    state: GameState, settings: Settings, memo: Memo | None = None
+) -> tuple[Context, Context, dict[tuple, float]]:
+    """The focused and the full context of the mover's turn, and a memo of token boards' values.
+
+    They follow from the keys below alone, so searches with equal keys share them (the same
+    rival replying after each of our plans in one sampled future): same floats, less work.
+    """
+    if memo is None:
+        return context(state, settings, True), context(state, settings, False), {}
+    left = turns_left(state)
+    full_key = ("full", id(settings), state.config, left)
+    full = memo.get(full_key)
+    if full is None:
+        full = memo[full_key] = context(state, settings, False)
+    key = ("fast", id(settings), state.config, left, state.mover, state.display, state.took_card)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = (context(state, settings, True), {})
+    return found[0], full, found[1]
 
 
 def _value(ctx: Context, player: PlayerState, display=()) -> float:
@@ -222,14 +251,16 @@ def plan_turn(
     unseen_cards: list[str] | None = None,
     top: int = 1,
     deadline: float | None = None,
+    memo: Memo | None = None,
 ) -> list[Plan]:
     """The best plans for the rest of the mover's turn, best first.
 
     Past `deadline` (a time.perf_counter() value) no further board gets the card stage, so a
-    time budget holds even on a slow machine; the best board always gets it.
+    time budget holds even on a slow machine; the best board always gets it. `memo` is shared
+    by the searches of one decision (see `contexts`).
     """
-    fast = context(state, settings, focused=True)
-    full = context(state, settings, focused=False)
+    # Taking tokens changes no board: one memo of values serves all spaces.
+    fast, full, values = contexts(state, settings, memo)
     names = geometry(state.config.side).names
     starts: list[tuple[float, GameState, list[Action]]] = []
     if state.taken_space is None:
@@ -237,7 +268,6 @@ def plan_turn(
         todo = [(apply(state, TakeTokens(i)), [TakeTokens(i)]) for i in spaces]
     else:
         todo = [(state, [])]
-    values: dict[tuple, float] = {}  # taking tokens changes no board: one memo for all spaces
     for taken, prefix in todo:
         for v, _, steps in token_boards(taken, taken.hand, fast, settings, rng, values):
             after = taken

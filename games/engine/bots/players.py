@@ -22,7 +22,7 @@ from ..rules import apply
 from ..state import GameState
 from ..view import view_for
 from .evaluate import Weights
-from .planner import Plan, Settings, plan_turn
+from .planner import Memo, Plan, Settings, plan_turn
 from .sampling import sample_state, unseen_cards
 
 PLAN_CACHE = 512
@@ -185,9 +185,10 @@ class HardBot(Bot):
         wanted = self.samples if world.config.solo else max(1, self.rival_samples // rivals)
         while rounds < wanted and time.perf_counter() < deadline:
             future = sample_state(view, rng)
+            memo: Memo = {}  # the plans of one future meet the same rivals and often the same hands
             values = []
             for plan in plans:
-                values.append(self._future_value(future, plan, seat, rng))
+                values.append(self._future_value(future, plan, seat, rng, memo))
                 if time.perf_counter() >= deadline:
                     break
             if len(values) < len(plans):
@@ -199,7 +200,9 @@ class HardBot(Bot):
         best = max(range(len(plans)), key=lambda i: (totals[i], -i))
         return plans[best]
 
-    def _future_value(self, future: GameState, plan: Plan, seat: int, rng: random.Random) -> float:
+    def _future_value(
+        self, future: GameState, plan: Plan, seat: int, rng: random.Random, memo: Memo
+    ) -> float:
         """The plan played in a sampled world, the others replying greedily, then our best turn.
 
         Solo: `solo_depth - 1` greedy turns of ours come before the valued one (on 60 seeded
@@ -213,7 +216,7 @@ class HardBot(Bot):
             other = state
             if other.mover.spirit_options:
                 other = apply(other, ChooseSpirit(other.mover.spirit_options[0]))
-            reply = plan_turn(other, self.lookahead, rng)[0]
+            reply = plan_turn(other, self.lookahead, rng, memo=memo)[0]
             rivals[other.current_seat] = reply.value
             for action in reply.actions:
                 other = apply(other, action)
@@ -227,14 +230,14 @@ class HardBot(Bot):
         if state.config.solo:
             # Solo: nobody replies, so the time goes into our own following turns instead.
             for _ in range(self.solo_depth - 1):
-                state = self._greedy_turn(state, rng)
+                state = self._greedy_turn(state, rng, memo)
                 if state.finished:
                     return float(score_sheet(state, seat).total)
-        mine = plan_turn(state, self.lookahead, rng)[0].value
+        mine = plan_turn(state, self.lookahead, rng, memo=memo)[0].value
         return mine - self.rival * max(rivals.values(), default=0.0)
 
-    def _greedy_turn(self, state: GameState, rng: random.Random) -> GameState:
+    def _greedy_turn(self, state: GameState, rng: random.Random, memo: Memo) -> GameState:
         """The state after the mover plays its best turn by the lookahead search."""
-        for action in plan_turn(state, self.lookahead, rng)[0].actions:
+        for action in plan_turn(state, self.lookahead, rng, memo=memo)[0].actions:
             state = apply(state, action)
         return state
