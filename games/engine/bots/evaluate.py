@@ -64,6 +64,22 @@ COST: tuple[tuple[int, ...], ...] = tuple(
     tuple(_cost(s, kind, frozen) for kind in Landscape) for frozen in (False, True) for s in STACKS
 )
 
+# What a stack may add to the board's potentials once the board is scored (see board_value).
+EMPTY, GRAY, BUILDING, LONE_FIELD = 1, 2, 3, 4
+
+
+def _stack_kind(stack: Stack) -> int:
+    if not stack:
+        return EMPTY
+    if stack[-1] == "gray":
+        return GRAY
+    if stack[-1] == "red" and len(stack) == 2:
+        return BUILDING
+    return LONE_FIELD if stack == ("yellow",) else 0
+
+
+STACK_KIND: tuple[int, ...] = tuple(_stack_kind(s) for s in STACKS)
+
 # Chance-like weights of getting a habitat that needs d more tokens.
 REACH = (1.0, 0.8, 0.6, 0.42, 0.28, 0.16, 0.08)
 
@@ -178,6 +194,22 @@ class Context:
     memo: dict[tuple, float] = field(default_factory=dict, repr=False, compare=False)
     # card id -> (its placements here, a getter of the codes of the cells they cover).
     cells: dict[str, tuple] = field(default_factory=dict, repr=False, compare=False)
+    _stack_potentials: list[float] | None = field(default=None, repr=False, compare=False)
+
+    def stack_potentials(self) -> list[float]:
+        """By stack code: what an uncovered stack is worth beyond its points (0.0 for most)."""
+        found = self._stack_potentials
+        if found is None:
+            w = self.weights
+            worth = {
+                ("brown",): w.trunk1,
+                ("brown", "brown"): w.trunk2,
+                ("gray",): w.gray1,
+                ("gray", "gray"): w.gray2,
+                ("red",): w.lone_red,
+            }
+            found = self._stack_potentials = [worth.get(s, 0.0) for s in STACKS]
+        return found
 
     def places(self, card_id: str) -> tuple[tuple, itemgetter | None]:
         """The card's placements searched here, and a getter of the codes they read."""
@@ -251,6 +283,8 @@ def board_value(
     # One pass over the hexes: their codes, the empty ones, the potentials of single stacks,
     # and the stacks whose potential depends on the score sheet (checked after scoring).
     stack_code = STACK_CODE
+    kinds = STACK_KIND
+    pots = ctx.stack_potentials()
     codes = []
     empty = 0
     grays: list[tuple[int, int]] = []
@@ -258,28 +292,22 @@ def board_value(
     buildings: list[int] = []
     pot = 0.0
     for i, s in enumerate(stacks):
-        frozen = cube_mask >> i & 1
-        codes.append(stack_code[s] + FROZEN if frozen else stack_code[s])
-        n = len(s)
-        if n == 0:
-            empty |= 1 << i
-            continue
-        top = s[-1]
-        if top == "brown":
-            if not frozen:
-                pot += w.trunk1 if n == 1 else w.trunk2
-        elif top == "gray":
-            grays.append((i, n))
-            if not frozen and n < 3:
-                pot += w.gray1 if n == 1 else w.gray2
-        elif top == "red":
-            if n == 1:
-                if not frozen:
-                    pot += w.lone_red
-            elif n == 2:
+        code = stack_code[s]
+        if cube_mask >> i & 1:
+            codes.append(code + FROZEN)
+        else:
+            codes.append(code)
+            pot += pots[code]
+        kind = kinds[code]
+        if kind:
+            if kind == EMPTY:
+                empty |= 1 << i
+            elif kind == GRAY:
+                grays.append((i, len(s)))
+            elif kind == BUILDING:
                 buildings.append(i)
-        elif n == 1 and top == "yellow":
-            lone_fields.append(i)
+            else:
+                lone_fields.append(i)
     empties = empty.bit_count()
     turns_left = ctx.turns_left if empties > 2 else 0  # 2 empty hexes or fewer: the end
     scored = [*cards, *((c, card(c).cube_count) for c in completed)]
