@@ -183,9 +183,11 @@ class HardBot(Bot):
         rounds = 0
         rivals = len(world.players) - 1
         wanted = self.samples if world.config.solo else max(1, self.rival_samples // rivals)
+        # The searches of all futures share one memo: the plans of a future meet the same
+        # rival boards, and each plan's own next turn starts from the same board in every future.
+        memo: Memo = {}
         while rounds < wanted and time.perf_counter() < deadline:
             future = sample_state(view, rng)
-            memo: Memo = {}  # the plans of one future meet the same rivals and often the same hands
             values = []
             for plan in plans:
                 values.append(self._future_value(future, plan, seat, rng, memo))
