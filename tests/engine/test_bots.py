@@ -316,9 +316,7 @@ def test_searches_sharing_a_memo_plan_exactly_as_searches_alone():
     # Our first turn's plans, then the rival's reply to each: the rival's board is the same each
     # time, the central spaces and display not always.
     for ours in plan_turn(state, search, random.Random(1), top=4):
-        after = ours.state
-        for action in ours.actions[-1:]:
-            after = apply(after, action)
+        after = apply(ours.state, ours.actions[-1])  # its EndTurn: the rival to move
         alone = plan_turn(after, search, random.Random(2), top=3)
         shared = plan_turn(after, search, random.Random(2), top=3, memo=memo)
         assert [(p.actions, p.value) for p in shared] == [(p.actions, p.value) for p in alone]

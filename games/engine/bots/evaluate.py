@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from operator import itemgetter
 
 from ..cards import card
@@ -194,22 +194,19 @@ class Context:
     memo: dict[tuple, float] = field(default_factory=dict, repr=False, compare=False)
     # card id -> (its placements here, a getter of the codes of the cells they cover).
     cells: dict[str, tuple] = field(default_factory=dict, repr=False, compare=False)
-    _stack_potentials: list[float] | None = field(default=None, repr=False, compare=False)
 
+    @cached_property
     def stack_potentials(self) -> list[float]:
         """By stack code: what an uncovered stack is worth beyond its points (0.0 for most)."""
-        found = self._stack_potentials
-        if found is None:
-            w = self.weights
-            worth = {
-                ("brown",): w.trunk1,
-                ("brown", "brown"): w.trunk2,
-                ("gray",): w.gray1,
-                ("gray", "gray"): w.gray2,
-                ("red",): w.lone_red,
-            }
-            found = self._stack_potentials = [worth.get(s, 0.0) for s in STACKS]
-        return found
+        w = self.weights
+        worth = {
+            ("brown",): w.trunk1,
+            ("brown", "brown"): w.trunk2,
+            ("gray",): w.gray1,
+            ("gray", "gray"): w.gray2,
+            ("red",): w.lone_red,
+        }
+        return [worth.get(s, 0.0) for s in STACKS]
 
     def places(self, card_id: str) -> tuple[tuple, itemgetter | None]:
         """The card's placements searched here, and a getter of the codes they read."""
@@ -284,7 +281,7 @@ def board_value(
     # and the stacks whose potential depends on the score sheet (checked after scoring).
     stack_code = STACK_CODE
     kinds = STACK_KIND
-    pots = ctx.stack_potentials()
+    pots = ctx.stack_potentials
     codes = []
     empty = 0
     grays: list[tuple[int, int]] = []

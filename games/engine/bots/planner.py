@@ -104,8 +104,8 @@ def contexts(
     They follow from the keys below alone, so searches with equal keys share them (the same
     rival replying after each of our plans in one sampled future): same floats, less work.
     """
-    if memo is None:
-        return context(state, settings, True), context(state, settings, False), {}
+    if memo is None:  # a search alone: nothing to share
+        memo = {}
     left = turns_left(state)
     full_key = ("full", id(settings), state.config, left)
     full = memo.get(full_key)
