@@ -92,7 +92,8 @@ def context(state: GameState, settings: Settings, focused: bool) -> Context:
 
 # What the searches of one decision may share (HardBot's futures), by key: the full context
 # by the turns left (its memo of card potentials holds for any board), the focused context and
-# the token boards' values by the mover's player state and display too.
+# the token boards' values by the mover's player state and display too. Settings enter a key by
+# id(): they are unhashable dataclasses, and the bot holds them for longer than any memo lives.
 Memo = dict[tuple, Any]
 
 
