@@ -21,7 +21,8 @@ from django.core.cache import cache
 
 from games import engine
 from games.models import Board, Game, Seat
-from games.svg import PAPER, board_svg
+from games.svg import board_svg
+from games.svg_palette import PAPER
 
 logger = logging.getLogger(__name__)
 

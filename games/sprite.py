@@ -16,8 +16,9 @@ from django.urls import reverse
 
 from games.engine import ANIMAL_CARD_IDS, SPIRIT_CARD_IDS
 from games.engine.tokens import COLOURS
-from games.svg import SPRITE_STACKS, board_stack_picture, cube, stack_symbol_id, token_face
+from games.svg import SPRITE_STACKS, board_stack_picture, stack_symbol_id
 from games.svg_cards import HEIGHT, WIDTH, card_face
+from games.svg_tokens import cube, token_face
 
 
 @lru_cache(maxsize=1)

@@ -12,20 +12,9 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games.engine import card
 from games.engine.tokens import Landscape
-from games.svg import (
-    FILLS,
-    INK_DARK,
-    LANDSCAPE_WORDS,
-    PAPER,
-    PAPER_EDGE,
-    SQRT3,
-    cube,
-    glyph,
-    hex_points,
-    ink_for,
-    num,
-    stack_picture,
-)
+from games.svg import LANDSCAPE_WORDS, SQRT3, hex_points
+from games.svg_palette import FILLS, INK_DARK, PAPER, PAPER_EDGE, ink_for
+from games.svg_tokens import cube, glyph, num, stack_picture
 
 __all__ = ["card_face", "card_svg", "describe_pattern"]
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from django.template import engines
 
 from games import engine
-from games.svg import token_svg
 from games.svg_cards import card_svg
+from games.svg_tokens import token_svg
 
 HOT_TEMPLATES = ("games/game.html", "games/_talk.html", "games/talk.html")
 

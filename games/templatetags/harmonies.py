@@ -1,12 +1,12 @@
-"""Template tags for the pictures of the game (the SVG itself is drawn in games/svg.py)."""
+"""Template tags for the pictures of the game (the SVG itself is drawn in games/svg*.py)."""
 
 from django import template
 from django.utils.safestring import SafeString
 
 from games import engine, narration
 from games.score_table import score_table as _score_table
-from games.svg import token_svg
 from games.svg_cards import card_svg
+from games.svg_tokens import token_svg
 
 register = template.Library()
 

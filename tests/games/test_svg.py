@@ -7,8 +7,10 @@ import pytest
 from django.utils.safestring import SafeString
 
 from games.engine import ANIMAL_CARD_IDS, SPIRIT_CARD_IDS, card, geometry
-from games.svg import COLOUR_WORDS, board_svg, describe_stack, token_svg
+from games.svg import board_svg, describe_stack
 from games.svg_cards import card_svg, describe_pattern
+from games.svg_palette import COLOUR_WORDS
+from games.svg_tokens import token_svg
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 
