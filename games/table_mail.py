@@ -21,7 +21,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import emails, presence
 from games.models import Game, Invitation, Seat
-from games.services.tables import invitation_token
+from games.services.invitations import invitation_token
 
 KIND = "invitation"  # the preference every table email follows
 

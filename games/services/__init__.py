@@ -35,6 +35,7 @@ from games.services.core import (
     version_cache_key,
 )
 from games.services.errors import (
+    CANCELLED,
     Conflict,
     GameError,
     NotAllowed,
@@ -43,21 +44,22 @@ from games.services.errors import (
     RuleViolation,
     StaleVersion,
 )
-from games.services.rematch import play_again, rematch_of
-from games.services.tables import (
-    CANCELLED,
-    MAX_BOT_GAMES,
-    MAX_OPEN_TABLES,
+from games.services.invitations import (
     MAX_PENDING_INVITATIONS,
-    cancel_game,
-    create_game,
     decline_invitation,
     invitation_from_token,
     invitation_token,
     invite,
+    pending_invitations,
+)
+from games.services.rematch import play_again, rematch_of
+from games.services.tables import (
+    MAX_BOT_GAMES,
+    MAX_OPEN_TABLES,
+    cancel_game,
+    create_game,
     join_game,
     leave_game,
-    pending_invitations,
 )
 from games.services.turns import finalize, play
 

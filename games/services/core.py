@@ -72,6 +72,11 @@ def _locked(game_id: int) -> Game:
     return rows[0]
 
 
+def _lock_player(user: User) -> None:
+    """The player's row locked until the transaction ends, so per-player caps hold under races."""
+    User.objects.select_for_update().filter(pk=user.pk).first()
+
+
 def _next_seq(game: Game) -> int:
     """The number of the move about to be logged; the caller saves the locked game."""
     game.move_count += 1

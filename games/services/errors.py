@@ -7,6 +7,9 @@ from dataclasses import dataclass
 from games import engine
 from games.models import Game, Move, Seat
 
+# The refusal of anything done at a cancelled table: joining, leaving, inviting, an emailed link.
+CANCELLED = "This table was cancelled."
+
 
 class GameError(Exception):
     """A refusal a player can read; `status` is the HTTP status the view answers with."""

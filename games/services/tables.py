@@ -1,106 +1,38 @@
 """Creating and filling a table, until the game starts (or its creator cancels it).
 
-Invitations go to players by username or to anyone by email address (an address that belongs to a
-player invites that player). Their emails, and the creator's news of the table, are queued after
-the commit to `games.table_mail` through the tasks.
+Who may take a seat besides the public is settled by invitations (see `invitations`). The creator's
+news of the table is queued after the commit to `games.table_mail` through the tasks.
 """
 
 import logging
 import secrets
 from collections.abc import Iterable
-from dataclasses import dataclass
 
-from django.core import signing
 from django.db import transaction
-from django.db.models import Q, QuerySet
-from django.utils import timezone
 
 from accounts.models import User
 from games import engine
-from games.models import INVITATION_LIFETIME, Game, Invitation, Seat, names_in_words
+from games.models import Game, Seat, names_in_words
 from games.queue import enqueue
-from games.services.core import _bump, _locked, _publish_version, _start_turn_clock
-from games.services.errors import Conflict, GameError, NotAllowed, NotFound
+from games.services.core import _bump, _lock_player, _locked, _publish_version, _start_turn_clock
+from games.services.errors import CANCELLED, Conflict, GameError, NotAllowed
+from games.services.invitations import (
+    Invitee,
+    _check_pending_invitations,
+    _create_invitations,
+    _same_person,
+    _usable_invitation,
+    invitation_from_token,
+    invitees_for,
+)
 from games.services.seating import positions, seating_order
 
 logger = logging.getLogger(__name__)
 
-# Caps against abuse: one account must not fill the lobby, the bot queue or others' My games.
+# Caps against abuse: one account must not fill the lobby or the bot queue (and invitations have
+# their own cap, against filling others' My games).
 MAX_BOT_GAMES = 10  # games not yet finished with a computer opponent seated
 MAX_OPEN_TABLES = 5  # tables created and still waiting for players
-MAX_PENDING_INVITATIONS = 50  # invitations sent and not yet answered, across all tables
-
-CANCELLED = "This table was cancelled."
-_TOKEN_SALT = "games.invitation"
-
-
-@dataclass(frozen=True)
-class Invitee:
-    """Someone to invite: a player, or an email address with no account behind it."""
-
-    user: User | None = None
-    email: str = ""
-
-    @property
-    def name(self) -> str:
-        return self.user.public_name if self.user else self.email
-
-
-def invitees_for(users: Iterable[User] = (), emails: Iterable[str] = ()) -> list[Invitee]:
-    """Players and addresses as invitees, each person once; an address of a player is that player.
-
-    Naming the same person twice (two spellings of a name, an address in another case, a name and
-    that player's address) is refused in words: the creator meant one seat, not two.
-    """
-    found: list[Invitee] = []
-    seen: set[object] = set()
-    for user in users:
-        found.append(Invitee(user=user))
-    for raw in emails:
-        email = raw.strip().lower()
-        user = User.objects.filter(email__iexact=email, is_active=True).first()
-        found.append(Invitee(user=user) if user else Invitee(email=email))
-    for invitee in found:
-        if invitee.user is not None and invitee.user.is_bot:
-            raise GameError("Computer opponents are seated, not invited: choose one for a seat.")
-        key = ("user", invitee.user.pk) if invitee.user else ("email", invitee.email)
-        if key in seen:
-            raise GameError(f"{invitee.name} is named twice: one invitation each.")
-        seen.add(key)
-    return found
-
-
-def pending_invitations(now=None) -> QuerySet[Invitation]:
-    """Invitations still waiting for an answer: not declined, not expired, at an open table."""
-    now = now or timezone.now()
-    return Invitation.objects.filter(
-        declined_at__isnull=True,
-        created_at__gt=now - INVITATION_LIFETIME,
-        game__status=Game.Status.OPEN,
-    )
-
-
-def invitation_token(invitation: Invitation) -> str:
-    """The signed token of an invitation's own link (Join and Decline in its email)."""
-    return signing.dumps(invitation.pk, salt=_TOKEN_SALT)
-
-
-def invitation_from_token(token: str) -> Invitation:
-    """The invitation a link names, or a refusal that says what is wrong with the link."""
-    try:
-        invitation_id = signing.loads(
-            token, salt=_TOKEN_SALT, max_age=INVITATION_LIFETIME.total_seconds()
-        )
-    except signing.SignatureExpired:
-        raise Conflict("This invitation has expired: ask for a new one.") from None
-    except signing.BadSignature:
-        raise NotFound("This invitation link is not valid: check it was copied whole.") from None
-    invitation = Invitation.objects.select_related("game", "user").filter(pk=invitation_id).first()
-    if invitation is None:
-        raise Conflict("This invitation has already been used.")
-    if invitation.game.status == Game.Status.CANCELLED:
-        raise Conflict(CANCELLED)
-    return invitation
 
 
 def create_game(
@@ -226,85 +158,6 @@ def leave_game(*, game_id: int, user: User) -> Game:
     return game
 
 
-def decline_invitation(
-    *, game_id: int, user: User, invitation_token: str | None = None
-) -> Invitation:
-    """Say no to an invitation: the creator is told, and the seat is free to offer again.
-
-    Each refusal says what is true: no such table, cancelled, already seated, not invited,
-    already declined.
-    """
-    by_link = invitation_from_token(invitation_token) if invitation_token else None
-    with transaction.atomic():
-        try:
-            game = _locked(game_id)
-        except NotFound:
-            raise NotFound("There is no such table.") from None
-        if game.status == Game.Status.CANCELLED:
-            raise Conflict(CANCELLED)
-        if game.seats.filter(user=user).exists():
-            raise Conflict("You already have a seat at this table: leave it instead.")
-        invitations = game.invitations.select_for_update()
-        if by_link is not None and by_link.game_id == game.pk:
-            invitation = invitations.filter(pk=by_link.pk).first()
-            if invitation is not None and invitation.user_id not in (None, user.pk):
-                raise NotAllowed("This invitation is for another player.")
-        else:
-            invitation = invitations.filter(user=user).first()
-        if invitation is None or game.status != Game.Status.OPEN:
-            raise NotAllowed("You are not invited to this table.")
-        if invitation.declined_at is not None:
-            raise Conflict("You already declined this invitation.")
-        invitation.declined_at = timezone.now()
-        invitation.save(update_fields=["declined_at"])
-        _bump(game)
-        game.save()
-        from games import tasks
-
-        enqueue(tasks.notify_invitation_declined, invitation.pk)
-    return invitation
-
-
-def invite(
-    *, game_id: int, by: User, invitees: Iterable[User] = (), emails: Iterable[str] = ()
-) -> list[Invitation]:
-    """Invite more people to a table that still has room; returns the invitations sent.
-
-    Someone who declined may be invited again; someone seated or already invited is refused by
-    name, and nothing is sent to anyone else in that request.
-    """
-    people = invitees_for(invitees, emails)
-    with transaction.atomic():
-        _lock_player(by)
-        game = _locked(game_id)
-        if game.status == Game.Status.CANCELLED:
-            raise Conflict(CANCELLED)
-        if game.created_by_id != by.pk:
-            raise NotAllowed("Only the player who created the game can invite.")
-        if game.status != Game.Status.OPEN:
-            raise Conflict("This game has already started.")
-        if not people:
-            raise GameError("Name someone to invite: a username or an email address.")
-        seated = set(game.seats.values_list("user_id", flat=True))
-        pending = pending_invitations().filter(game=game)
-        for person in people:
-            if person.user is not None and person.user.pk in seated:
-                raise GameError(f"{person.name} already has a seat at this table.")
-            if pending.filter(_same_person(person)).exists():
-                raise GameError(f"{person.name} is already invited to this table.")
-        room = game.players - len(seated)
-        if pending.count() + len(people) > room:
-            free = room - pending.count()
-            raise GameError(
-                f"This table has room for {free} more invitation{'' if free == 1 else 's'}."
-            )
-        _check_pending_invitations(by, len(people))
-        sent = _create_invitations(game, by, people)
-        _bump(game)
-        game.save()
-    return sent
-
-
 def cancel_game(*, game_id: int, user: User) -> None:
     """Close a table that has not started; everyone seated or invited keeps it in My games."""
     with transaction.atomic():
@@ -321,36 +174,6 @@ def cancel_game(*, game_id: int, user: User) -> None:
         from games import tasks
 
         enqueue(tasks.notify_table_cancelled, game.pk)
-
-
-def _same_person(person: Invitee) -> Q:
-    if person.user is not None:
-        if not person.user.email:
-            return Q(user=person.user)
-        return Q(user=person.user) | Q(email__iexact=person.user.email, user__isnull=True)
-    return Q(email__iexact=person.email) | Q(user__email__iexact=person.email)
-
-
-def _create_invitations(game: Game, by: User, people: list[Invitee]) -> list[Invitation]:
-    """New invitations (or a declined or expired one renewed), each emailed after the commit."""
-    from games import tasks
-
-    now = timezone.now()
-    sent = []
-    for person in people:
-        earlier = game.invitations.filter(_same_person(person)).first()
-        if earlier is not None:  # declined or expired: a fresh invitation in its place
-            earlier.delete()
-        invitation = Invitation.objects.create(
-            game=game, user=person.user, email=person.email, invited_by=by, created_at=now
-        )
-        enqueue(tasks.notify_invitation, invitation.pk)
-        sent.append(invitation)
-    return sent
-
-
-def _lock_player(user: User) -> None:
-    User.objects.select_for_update().filter(pk=user.pk).first()
 
 
 def _check_bot_games(creator: User) -> None:
@@ -374,33 +197,6 @@ def _check_open_tables(creator: User) -> None:
             f"You already have {MAX_OPEN_TABLES} tables waiting for players: "
             "start or cancel one before opening another."
         )
-
-
-def _check_pending_invitations(by: User, adding: int) -> None:
-    if not adding:
-        return
-    sent = pending_invitations().filter(invited_by=by).count()
-    if sent + adding > MAX_PENDING_INVITATIONS:
-        raise Conflict(
-            f"You have {sent} invitations waiting for an answer; at most "
-            f"{MAX_PENDING_INVITATIONS} can wait at once. Cancel a table or wait for replies."
-        )
-
-
-def _usable_invitation(game: Game, invitation_id: int, user: User) -> Invitation:
-    """The emailed invitation, checked again under the game's lock."""
-    invitation = Invitation.objects.filter(pk=invitation_id).first()
-    if invitation is None:
-        raise Conflict("This invitation has already been used.")
-    if invitation.game_id != game.pk:
-        raise NotAllowed("This invitation is for another table.")
-    if invitation.user_id not in (None, user.pk):
-        raise NotAllowed("This invitation is for another player.")
-    if invitation.declined_at is not None:
-        raise NotAllowed("This invitation was declined; ask for a new one.")
-    if invitation.is_expired():
-        raise Conflict("This invitation has expired: ask for a new one.")
-    return invitation
 
 
 def _start(game: Game, joined_by: User) -> None:

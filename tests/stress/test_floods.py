@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Game, Invitation, Seat
-from games.services import tables
+from games.services import invitations
 from games.views import INVITATIONS_PAGE, LOBBY_PER_CREATOR
 from tests.factories import UserFactory
 
@@ -77,7 +77,7 @@ def test_at_most_five_tables_wait_for_players(player):
 
 
 def test_pending_invitations_are_capped(player, monkeypatch):
-    monkeypatch.setattr(tables, "MAX_PENDING_INVITATIONS", 4)
+    monkeypatch.setattr(invitations, "MAX_PENDING_INVITATIONS", 4)
     services.create_game(
         creator=player, players=4, side="A", spirits=False, emails=["a@x.org", "b@x.org"]
     )
