@@ -13,7 +13,8 @@ from games import engine
 from games.models import Game
 from harmonies_site.views import refusal_fragment
 from records import export as exporting
-from records import presenters
+from records import leaderboards as ranking
+from records import presenters, sheets
 from records.forms import LeaderboardFilters
 from records.head_to_head import friends_context
 
@@ -50,7 +51,7 @@ def _refuse(request: HttpRequest, exc: Refused) -> HttpResponse:
 @require_GET
 def leaderboards(request: HttpRequest) -> HttpResponse:
     filters = LeaderboardFilters(request.GET).values()
-    context = presenters.leaderboard(filters, request.user)
+    context = ranking.leaderboard(filters, request.user)
     context["form"] = LeaderboardFilters(initial=filters)
     if _wants_fragment(request):
         return render(request, "records/leaderboards.html#board", context)
@@ -83,7 +84,7 @@ def sheet(request: HttpRequest, game_id: int) -> HttpResponse:
     except Refused as exc:
         return _refuse(request, exc)
     seats = list(game.seats.select_related("user"))
-    context = presenters.score_sheet(game, seats)
+    context = sheets.score_sheet(game, seats)
     context["seated"] = any(seat.user_id == request.user.pk for seat in seats)
     return render(request, "records/sheet.html", context)
 
@@ -102,7 +103,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     seats = list(game.seats.select_related("user"))
     moves = list(game.moves.order_by("seq").only("seq", "seat", "turn", "action", "detail"))
     try:
-        context = presenters.replay(game, seats, moves, upto)
+        context = sheets.replay(game, seats, moves, upto)
     except engine.ReplayError:
         return _refuse(request, Refused("This game's move log cannot be replayed.", 500))
     if _wants_fragment(request):

@@ -14,6 +14,7 @@ from games import notifications, services, tasks
 from games.bot_players import bots_for
 from games.models import Game, Seat
 from games.replaying import verify
+from records import leaderboards, sheets
 from records import presenters as record_pages
 from records.models import Rating, SeatResult
 from records.services import counts_for_ratings
@@ -116,7 +117,7 @@ def test_a_turn_played_by_the_stand_in_after_a_timeout_ranks_the_player_after_th
     play_to_the_end(game, seed=2)
     game.refresh_from_db()
     assert ranks(game)[late.username] == 3
-    sheet = record_pages.score_sheet(game, list(game.seats.select_related("user")))
+    sheet = sheets.score_sheet(game, list(game.seats.select_related("user")))
     assert "timed out" in [p["result"].mark for p in sheet["players"]]
 
 
@@ -133,13 +134,13 @@ def test_the_provisional_sheet_equals_the_final_one(
     def shown(sheet):
         return [(p["name"], p["result"].place, p["result"].total) for p in sheet["ranking"]]
 
-    provisional = record_pages.score_sheet(game, seats)
+    provisional = sheets.score_sheet(game, seats)
     assert provisional["provisional"]
     version = game.version
     with django_capture_on_commit_callbacks(execute=True):
         tasks.finalize_game(game.pk)
     game.refresh_from_db()
-    final = record_pages.score_sheet(game, list(game.seats.select_related("user")))
+    final = sheets.score_sheet(game, list(game.seats.select_related("user")))
     assert not final["provisional"]
     assert shown(final) == shown(provisional)
     assert game.version == version  # nothing on the page changed: no flip when finalize runs
@@ -199,7 +200,7 @@ def test_a_resigned_solo_game_is_never_won_and_enters_no_solo_records(
     assert not result.counts and result.suns is None and not result.won
     stats = record_pages.player_stats(player)
     assert stats["totals"]["solo_games"] == 0 and stats["totals"]["solo_suns"] is None
-    boards = record_pages.leaderboard(
+    boards = leaderboards.leaderboard(
         {"board": "solo", "side": "", "spirits": "", "period": "all", "friends": False,
          "pool": "solo", "players": ""},
         player,
@@ -496,7 +497,7 @@ def test_the_replay_names_a_turn_by_the_seat_that_moved(player, other_player, ca
     game.refresh_from_db()
     seats = list(game.seats.select_related("user"))
     moves = list(game.moves.order_by("seq"))
-    shown = record_pages.replay(game, seats, moves, 0)
+    shown = sheets.replay(game, seats, moves, 0)
     assert shown["turns"][0]["name"] == mover.public_name
 
 

@@ -200,7 +200,7 @@ def test_the_page_costs_the_same_for_2_or_10_games(
 def test_a_player_below_the_top_rows_sees_their_own_place(
     player, other_player, carol, monkeypatch, kind, place
 ):
-    monkeypatch.setattr("records.presenters.TOP", 1)
+    monkeypatch.setattr("records.leaderboards.TOP", 1)
     quick_game(player, other_player, carol)  # alice first, bob second, carol third
     response = as_user(carol).get(URL, {"board": kind})
     assert [row["username"] for row in response.context["rows"]] == ["alice"]

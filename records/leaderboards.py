@@ -1,0 +1,207 @@
+"""The leaderboards: the top players of a pool by rating, wins, average or best score, and the
+best solo games of each configuration.
+
+Kept apart from the history and profile pages because only they filter (period, friends, side,
+spirits, player count) and rank (competition places, the viewer's own place below the top). They
+read the derived tables (the friends filter is a subquery): a fixed number of queries however many
+games are counted.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.db.models import Avg, Count, Max, Q
+from django.db.models.functions import Round
+from django.utils import timezone
+
+from accounts.models import User
+from games.friends import friends_of
+from games.services import MIN_OWN_TURNS
+from records import ratings as ratings_scale
+from records.forms import BOARDS
+from records.models import PROVISIONAL_GAMES, Pool, Rating, SeatResult
+
+TOP = 50
+SOLO_TOP = 10
+# An average over one or two games says little: the average board asks for a few.
+AVERAGE_MIN_GAMES = 3
+
+
+def friends_and_me(user: User):
+    """Ids of `user`'s friends (games.friends: added or played with) and `user` (a subquery)."""
+    return User.objects.filter(Q(pk__in=friends_of(user).values("pk")) | Q(pk=user.pk)).values("pk")
+
+
+def leaderboard(filters: dict[str, Any], viewer: User) -> dict[str, Any]:
+    board = filters["board"]
+    since = None
+    if filters["period"] != "all":
+        since = timezone.now() - timedelta(days=int(filters["period"]))
+    friends = friends_and_me(viewer) if filters["friends"] else None
+    context: dict[str, Any] = {
+        "filters": filters,
+        "board": board,
+        "board_label": dict(BOARDS)[board],
+        "boards": BOARDS,
+        "provisional_games": PROVISIONAL_GAMES,
+        "average_min_games": AVERAGE_MIN_GAMES,
+        "top": TOP,
+        "min_turns": MIN_OWN_TURNS,
+    }
+    if board == "solo":
+        context["solo_tables"] = _solo_tables(filters, since, friends)
+        return context
+    if board == "rating":
+        rows, mine = _rating_rows(filters, since, friends, viewer)
+    else:
+        rows, mine = _score_rows(board, filters, since, friends, viewer)
+    for row in rows:
+        row["is_me"] = row["user_id"] == viewer.pk
+    if mine is not None:
+        mine["is_me"] = True  # below the top rows, after a gap
+    context["rows"] = rows
+    context["my_row"] = mine
+    return context
+
+
+def _rating_rows(filters, since, friends, viewer) -> tuple[list[dict[str, Any]], dict | None]:
+    """Ratings cover every rated game of the pool (on one side, or both): player count and
+    spirits do not split them; the period keeps players who played a rated game in it."""
+    ratings = Rating.objects.filter(pool=filters["pool"], scope=filters["side"] or Rating.ALL)
+    if since is not None:
+        ratings = ratings.filter(last_played_at__gte=since)
+    if friends is not None:
+        ratings = ratings.filter(user_id__in=friends)
+    ratings = ratings.select_related("user").order_by("-ordinal", "-games", "user__username")
+
+    def row_of(r: Rating) -> dict[str, Any]:
+        return {
+            "user_id": r.user_id,
+            "username": r.user.username,
+            "name": r.user.public_name,
+            "is_bot": r.user.is_bot,
+            "rating": ratings_scale.shown(r.ordinal),
+            "mu": r.mu,
+            "sigma": r.sigma,
+            "games": r.games,
+            "wins": r.wins,
+            "provisional": r.provisional,
+        }
+
+    rows = _with_places([row_of(r) for r in ratings[:TOP]], lambda row: round(row["rating"], 1))
+    mine = None
+    if not any(row["user_id"] == viewer.pk for row in rows):
+        own = ratings.filter(user_id=viewer.pk).first()
+        if own is not None:
+            mine = row_of(own)
+            mine["place"] = _place_below_top(ratings, "ordinal", own.ordinal)
+    return rows, mine
+
+
+ORDERING = {
+    "wins": (("-wins", "games", "user__username"), "wins"),
+    "average": (("-average", "-games", "user__username"), "average"),
+    "best": (("-best", "games", "user__username"), "best"),
+}
+
+
+def _score_rows(board, filters, since, friends, viewer) -> tuple[list[dict[str, Any]], dict | None]:
+    results = _filtered(
+        SeatResult.objects.filter(pool=filters["pool"], counts=True), filters, since, friends
+    )
+    if filters["players"]:
+        results = results.filter(players=int(filters["players"]))
+    per_player = results.values(
+        "user_id", "user__username", "user__display_name", "user__bot_level"
+    ).annotate(
+        games=Count("pk"),
+        wins=Count("pk", filter=Q(place=1)),
+        average=Avg("total"),
+        best=Max("total"),
+    )
+    if board == "average":
+        per_player = per_player.filter(games__gte=AVERAGE_MIN_GAMES)
+    ordering, key = ORDERING[board]
+
+    def row_of(row: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "user_id": row["user_id"],
+            "username": row["user__username"],
+            "name": row["user__display_name"] or row["user__username"],
+            "is_bot": bool(row["user__bot_level"]),
+            "games": row["games"],
+            "wins": row["wins"],
+            "average": row["average"],
+            "best": row["best"],
+        }
+
+    top = per_player.order_by(*ordering)[:TOP]
+    rows = _with_places([row_of(row) for row in top], lambda row: round(row[key], 1))
+    mine = None
+    if not any(row["user_id"] == viewer.pk for row in rows):
+        own = next(iter(per_player.filter(user_id=viewer.pk)), None)
+        if own is not None:
+            mine = row_of(own)
+            mine["place"] = _place_below_top(per_player, key, own[key])
+    return rows, mine
+
+
+def _place_below_top(queryset, field: str, value: float) -> int:
+    """The viewer's competition place when they are not among the rows shown: one more than
+    the number of players whose value, rounded as the board shows it, is higher."""
+    ahead = queryset.annotate(shown=Round(field, 1)).filter(shown__gt=round(value, 1))
+    return 1 + ahead.count()
+
+
+def _filtered(results, filters, since, friends):
+    if filters["side"]:
+        results = results.filter(side=filters["side"])
+    if filters["spirits"]:
+        results = results.filter(spirits=filters["spirits"] == "on")
+    if since is not None:
+        results = results.filter(finished_at__gte=since)
+    if friends is not None:
+        results = results.filter(user_id__in=friends)
+    return results
+
+
+def _with_places(rows: list[dict[str, Any]], key) -> list[dict[str, Any]]:
+    """Competition places: equal values share a place, and the next place skips (1, 1, 3)."""
+    previous = object()
+    for index, row in enumerate(rows, start=1):
+        value = key(row)
+        if value != previous:
+            place, previous = index, value
+        row["place"] = place
+    return rows
+
+
+def _solo_tables(filters, since, friends) -> list[dict[str, Any]]:
+    """The best solo games of each configuration (side x spirits), with their suns."""
+    tables = []
+    for side in [filters["side"]] if filters["side"] else ["A", "B"]:
+        for spirits in [filters["spirits"] == "on"] if filters["spirits"] else [False, True]:
+            results = _filtered(
+                SeatResult.objects.filter(
+                    pool=Pool.SOLO, is_bot=False, side=side, spirits=spirits, counts=True
+                ),
+                {**filters, "side": "", "spirits": ""},
+                since,
+                friends,
+            )
+            best = list(
+                results.select_related("user").order_by("-total", "-suns", "finished_at")[:SOLO_TOP]
+            )
+            tables.append(
+                {
+                    "side": side,
+                    "spirits": spirits,
+                    "label": f"Side {side}, " + ("with" if spirits else "without") + " spirits",
+                    "results": _with_places(
+                        [{"result": r} for r in best], lambda row: row["result"].total
+                    ),
+                }
+            )
+    return tables
