@@ -330,7 +330,7 @@ def main() -> int:
         from django.utils import timezone
 
         from games import tasks
-        from games.notifications import STALE_CLAIM
+        from games.notifications.common import STALE_CLAIM
         from harmonies_site.celery import app
 
         # As beat would, once claims left by the killed worker are stale: the sweep's tasks run

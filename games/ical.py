@@ -29,7 +29,7 @@ from icalendar import Calendar, Event
 
 from accounts.models import User
 from games.models import Game, Move
-from games.notifications import waiting_games
+from games.notifications.digest import waiting_games
 
 TOKEN_LENGTH = 43  # secrets.token_urlsafe(32)
 EVENT_LENGTH = timedelta(minutes=30)  # the event ends at the time limit

@@ -1,7 +1,7 @@
 """A player back from being away hears of the games that waited for them.
 
-While a player is away their turn emails are held (`notifications.send_turn` gives the claim
-back), and a turn that started more than a day before their return is past the missed-turn
+While a player is away their turn emails are held (`notifications.turns.send_turn` gives the
+claim back), and a turn that started more than a day before their return is past the missed-turn
 sweep's reach. So on their return each turn still waiting for them, whose email was never sent,
 gets it: at once when they come back early (clearing "Away until"), or from the sweep when the
 time away ends. The email is the turn's ordinary one, through its exactly-once claim.
@@ -13,7 +13,8 @@ from datetime import datetime, timedelta
 
 from accounts.models import User
 from games.models import Seat
-from games.notifications import CATCH_UP_WINDOW, SWEEP_BATCH, untold_turns
+from games.notifications.common import CATCH_UP_WINDOW, SWEEP_BATCH
+from games.notifications.turns import untold_turns
 
 # `away_until` is a local date: the return (midnight after it) is within a day of that date in UTC.
 _ZONE_SLACK = timedelta(days=2)

@@ -6,8 +6,10 @@ from smtplib import SMTPException
 from celery import shared_task
 from django.utils import timezone
 
-from games import notifications, returns, services, table_mail
+from games import returns, services, table_mail
 from games.models import Game
+from games.notifications import digest, endings, turns
+from games.notifications.common import MISSED_AFTER, SWEEP_BATCH
 from games.services import coaching
 from push import notify as push
 from records.tasks import record_game
@@ -57,24 +59,24 @@ def make_hint(game_id: int, version: int) -> bool:
 def notify_turn(game_id: int, turn: int) -> bool:
     """The "your turn" email; a second run finds the turn already claimed."""
     push.turn_started(game_id, turn)  # its own task and claim: a slow push service holds no email
-    return notifications.send_turn(game_id, turn)
+    return turns.send_turn(game_id, turn)
 
 
 @shared_task(name="games.send_reminder", ignore_result=True, **MAIL_RETRY)
 def send_reminder(seat_id: int, due: str) -> bool:
     """One reminder, named by the `remind_at` it was due at, which the send claims."""
-    return notifications.send_reminder(seat_id, datetime.fromisoformat(due))
+    return turns.send_reminder(seat_id, datetime.fromisoformat(due))
 
 
 @shared_task(name="games.send_digest", ignore_result=True, **MAIL_RETRY)
 def send_digest(user_id: int, day: str) -> bool:
-    return notifications.send_digest(user_id, date.fromisoformat(day))
+    return digest.send_digest(user_id, date.fromisoformat(day))
 
 
 @shared_task(name="games.notify_timeout", ignore_result=True, **MAIL_RETRY)
 def notify_timeout(game_id: int, turn: int) -> int:
     """What the timeout sweep did on `turn`, to every player; each player's email is claimed."""
-    return notifications.send_timeout(game_id, turn)
+    return endings.send_timeout(game_id, turn)
 
 
 @shared_task(name="games.act_on_timeout", ignore_result=True)
@@ -87,7 +89,7 @@ def act_on_timeout(game_id: int, turn: int) -> bool:
 @shared_task(name="games.notify_game_over", ignore_result=True, **MAIL_RETRY)
 def notify_game_over(game_id: int) -> int:
     push.game_finished(game_id)
-    return notifications.send_game_over(game_id)
+    return endings.send_game_over(game_id)
 
 
 # --- Table emails (games.table_mail claims each before sending) -----------------------------------
@@ -118,7 +120,7 @@ def notify_table_cancelled(game_id: int) -> int:
 
 @shared_task(name="games.sweep_reminders", ignore_result=True)
 def sweep_reminders() -> int:
-    due = notifications.due_reminders(timezone.now())
+    due = turns.due_reminders(timezone.now())
     for seat_id, remind_at in due:
         send_reminder.delay(seat_id, remind_at.isoformat())
     return len(due)
@@ -126,7 +128,7 @@ def sweep_reminders() -> int:
 
 @shared_task(name="games.sweep_digests", ignore_result=True)
 def sweep_digests() -> int:
-    due = notifications.due_digests(timezone.now())
+    due = digest.due_digests(timezone.now())
     for user_id, day in due:
         send_digest.delay(user_id, day.isoformat())
     return len(due)
@@ -137,7 +139,7 @@ def sweep_missed_turns() -> int:
     """Turn emails whose task was never queued (broker down) or lost, or held while their player
     was away and now back; notify_turn claims."""
     now = timezone.now()
-    missed = set(notifications.missed_turns(now)) | set(returns.back_from_away(now))
+    missed = set(turns.missed_turns(now)) | set(returns.back_from_away(now))
     for game_id, turn in sorted(missed):
         notify_turn.delay(game_id, turn)
     return len(missed)
@@ -150,12 +152,12 @@ def sweep_finished_games() -> int:
     waiting = Game.objects.filter(
         status=Game.Status.FINISHED,
         finalized_at__isnull=True,
-        finished_at__lte=now - notifications.MISSED_AFTER,
+        finished_at__lte=now - MISSED_AFTER,
     ).values_list("pk", flat=True)
-    unfinalized = list(waiting[: notifications.SWEEP_BATCH])
+    unfinalized = list(waiting[:SWEEP_BATCH])
     for game_id in unfinalized:
         finalize_game.delay(game_id)
-    unsent = notifications.games_missing_game_over(now)
+    unsent = endings.games_missing_game_over(now)
     for game_id in unsent:
         notify_game_over.delay(game_id)
     return len(unfinalized) + len(unsent)

@@ -10,8 +10,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User, set_away
-from games import notifications, services, tasks
+from games import services, tasks
 from games.models import Game, Seat
+from games.notifications import digest, turns
 from tests.games.helpers import play_turns, user_to_move
 
 pytestmark = pytest.mark.django_db
@@ -167,7 +168,7 @@ def test_a_reminder_planned_before_going_away_waits(player, other_player, frozen
         away_until=date(2027, 1, 10), away_since=timezone.now()
     )  # away without the replanning, as if a reminder had been queued meanwhile
     frozen.move_to(due)
-    assert notifications.send_reminder(seat.pk, due) is False
+    assert turns.send_reminder(seat.pk, due) is False
     seat.refresh_from_db()
     assert seat.remind_at >= datetime(2027, 1, 11, tzinfo=UTC)
     assert mail.outbox == []
@@ -179,9 +180,9 @@ def test_no_digest_while_away(player, other_player, frozen):
     User.objects.filter(pk=mover.pk).update(email_digest=True)
     set_away(mover, date(2027, 1, 10))
     frozen.move_to(datetime(2027, 1, 5, 9, tzinfo=UTC))
-    assert notifications.due_digests(timezone.now()) == []
+    assert digest.due_digests(timezone.now()) == []
     frozen.move_to(datetime(2027, 1, 11, 9, tzinfo=UTC))
-    assert [u for u, _ in notifications.due_digests(timezone.now())] == [mover.pk]
+    assert [u for u, _ in digest.due_digests(timezone.now())] == [mover.pk]
 
 
 def test_the_others_see_that_you_are_away(player, other_player):

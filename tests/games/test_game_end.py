@@ -10,9 +10,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import notifications, services, tasks
+from games import services, tasks
 from games.bot_players import bots_for
 from games.models import Game, Seat
+from games.notifications import turns
 from games.replaying import verify
 from records import leaderboards, sheets
 from records import presenters as record_pages
@@ -455,7 +456,7 @@ def test_a_reminder_after_the_limit_says_when_it_ran_out(player, other_player):
     type(late).objects.filter(pk=late.pk).update(quiet_start=0, quiet_end=0)
     mail.outbox.clear()
     with time_machine.travel(due + timedelta(minutes=1)):
-        assert notifications.send_reminder(seat.pk, due)
+        assert turns.send_reminder(seat.pk, due)
     (message,) = mail.outbox
     assert "ran out on" in message.body and "runs out on" not in message.body
 

@@ -7,8 +7,9 @@ import time_machine
 from django.core import mail
 
 from accounts.models import User
-from games import notifications, services, tasks
+from games import services, tasks
 from games.models import Game, Seat
+from games.notifications import turns
 from tests.games.helpers import play_turns, start_game, user_to_move
 
 pytestmark = pytest.mark.django_db
@@ -123,7 +124,7 @@ def test_two_sweeps_at_once_send_one_reminder(game):
     seat = pass_turn_at(game, T0, remind_every_hours=12, **NO_QUIET_HOURS)
     due = T0 + timedelta(hours=12, minutes=1)
     with at(due):
-        first, second = notifications.due_reminders(due), notifications.due_reminders(due)
+        first, second = turns.due_reminders(due), turns.due_reminders(due)
         assert first == second == [(seat.pk, seat.remind_at)]
         for seat_id, remind_at in first + second:
             tasks.send_reminder(seat_id, remind_at.isoformat())

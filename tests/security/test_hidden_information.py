@@ -23,8 +23,9 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from games import engine, notifications
+from games import engine
 from games.models import Game, Seat
+from games.notifications import digest, endings, turns
 from tests.security.conftest import World, pouch_and_deck, reshuffle_hidden_orders
 
 pytestmark = pytest.mark.django_db
@@ -151,13 +152,13 @@ def emails(world: World, when) -> dict[str, str]:
     with time_machine.travel(when, tick=False):
         cache.clear()  # nobody is looking at a game: the turn email goes out
         active, alice = world.fresh(world.active), world.alice
-        assert notifications.send_turn(active.pk, active.engine_state().turn)
+        assert turns.send_turn(active.pk, active.engine_state().turn)
         seat = Seat.objects.get(game=active, user=alice)
         due = timezone.now() - timedelta(minutes=1)
         Seat.objects.filter(pk=seat.pk).update(remind_at=due)
-        assert notifications.send_reminder(seat.pk, due)
-        assert notifications.send_digest(alice.pk, timezone.localdate())
-        assert notifications.send_game_over(world.finished.pk) == 2
+        assert turns.send_reminder(seat.pk, due)
+        assert digest.send_digest(alice.pk, timezone.localdate())
+        assert endings.send_game_over(world.finished.pk) == 2
     return {
         f"{m.subject} to {m.to}": "\n".join(
             [m.subject, m.body, *(a[0] for a in m.alternatives), json.dumps(m.extra_headers)]
