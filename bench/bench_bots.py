@@ -1,7 +1,7 @@
 """Strength and speed of the bots: win rates, solo scores and decision times.
 
 Run: .venv/bin/python bench/bench_bots.py [--pairs 200] [--hard-pairs 200] [--solo 200]
-     [--hard-solo 200] [--budget 3.0] [--samples 6] [--rival-samples 5] [--jobs 2]
+     [--hard-solo 200] [--budget 3.0] [--solo-samples 6] [--rival-samples 5] [--jobs 2]
      [--max-seconds 1800] [--start 0] [--only medium-easy,hard-medium,solo] [--save FILE]
      [--against FILE] [--load FILE] [--side A] [--spirits]
 Targets (issue 15): medium beats easy in >= 90% of 2-player games and hard beats medium in
@@ -9,8 +9,8 @@ Targets (issue 15): medium beats easy in >= 90% of 2-player games and hard beats
 spirits: medium averages >= 110 points and hard >= 130; per-turn decision time easy <= 0.2 s,
 medium <= 1 s, hard <= 3 s. Games run in `--jobs` processes, the tasks interleaved; with
 `--max-seconds` no new game starts after that many seconds and the figures cover the games that
-ran (they say how many, with 95% intervals). `--samples` sets the hard bot's sampled futures per
-decision in solo and `--rival-samples` against one rival (its strength, independent of the
+ran (they say how many, with 95% intervals). `--solo-samples` sets the hard bot's sampled futures
+per decision in solo and `--rival-samples` against one rival (its strength, independent of the
 machine's speed); `--budget` only caps its time. `--spirits` plays every game with the Nature's
 Spirit module (each seat keeps one of two dealt spirits); the targets are for games without it.
 Prints figures only; nothing here asserts.
@@ -59,14 +59,14 @@ TARGETS = {
 def one_game(job: tuple, hard: tuple[float, int, int], spirits: bool) -> dict:
     """Play one seeded game; the names are per seat. Returns scores, winners and turn times.
 
-    `hard` is the hard bot's (budget, samples, rival_samples) and `spirits` whether the Nature's
-    Spirit module is in play, the same for every game of a run.
+    `hard` is the hard bot's (budget, solo_samples, rival_samples) and `spirits` whether the
+    Nature's Spirit module is in play, the same for every game of a run.
     """
     task, side, seed, names = job
-    budget, samples, rival_samples = hard
+    budget, solo_samples, rival_samples = hard
     config = GameConfig(players=len(names), side=side, spirits=spirits)
     policies = tuple(
-        HardBot(budget=budget, samples=samples, rival_samples=rival_samples)
+        HardBot(budget=budget, solo_samples=solo_samples, rival_samples=rival_samples)
         if isinstance(p, HardBot)
         else p
         for p in seat_policies(",".join(names), len(names), budget)
@@ -136,7 +136,7 @@ def jobs_for(args: argparse.Namespace) -> list[tuple]:
 def report(results: list[dict], seconds: float, args: argparse.Namespace) -> None:
     print(
         f"{len(results)} games in {seconds:.0f} s with {args.jobs} process(es), "
-        f"hard budget {args.budget} s (futures per decision: {args.samples} solo, "
+        f"hard budget {args.budget} s (futures per decision: {args.solo_samples} solo, "
         f"{args.rival_samples} in two-player games)"
     )
     # The targets are for games without spirits; games with them are reported beside.
@@ -212,7 +212,7 @@ def main() -> None:
         "--budget", type=float, default=HARD_BUDGET, help="hard's seconds per decision"
     )
     parser.add_argument(
-        "--samples", type=int, default=SOLO_SAMPLES, help="hard's futures per solo decision"
+        "--solo-samples", type=int, default=SOLO_SAMPLES, help="hard's futures per solo decision"
     )
     parser.add_argument(
         "--rival-samples",
@@ -244,7 +244,7 @@ def main() -> None:
     else:
         jobs = jobs_for(args)
         stop = None if args.max_seconds is None else start + args.max_seconds
-        hard = (args.budget, args.samples, args.rival_samples)
+        hard = (args.budget, args.solo_samples, args.rival_samples)
         results = run(jobs, hard, args.spirits, args.jobs, stop)
         if len(results) < len(jobs):
             print(f"stopped by --max-seconds {args.max_seconds:g}: {len(results)} of {len(jobs)}")

@@ -159,17 +159,21 @@ def test_a_budget_reaches_the_hard_bot_only():
 
 
 def test_the_hard_bot_keeps_its_search_settings_under_a_new_budget():
-    bot = HardBot(budget=2.0, top=4, samples=3, rival=0.25, solo_depth=3, rival_samples=5)
+    bot = HardBot(budget=2.0, top=4, solo_samples=3, rival=0.25, solo_depth=3, rival_samples=5)
     bot = bot.with_budget(0.5)
-    assert (bot.budget, bot.top, bot.samples, bot.rival, bot.solo_depth) == (0.5, 4, 3, 0.25, 3)
-    assert bot.rival_samples == 5
+    assert (bot.budget, bot.top, bot.rival, bot.solo_depth) == (0.5, 4, 0.25, 3)
+    assert (bot.solo_samples, bot.rival_samples) == (3, 5)
 
 
 def test_with_a_roomy_budget_the_hard_bot_decides_by_its_samples_not_the_clock():
     state = random_middle(GameConfig(players=1), 12, 40)
     while state.taken_space is not None:
         state = apply(state, random_policy(state, random.Random(0)))
-    choices = {HardBot(budget=60.0, top=3, samples=2)(state, random.Random(5)) for _ in range(2)}
+
+    def choose() -> object:  # a new bot each time: nothing remembered from the first call
+        return HardBot(budget=60.0, top=3, solo_samples=2)(state, random.Random(5))
+
+    choices = {choose() for _ in range(2)}
     assert len(choices) == 1
     assert choices.pop() in legal_actions(state)
 
@@ -239,7 +243,7 @@ def test_sharing_board_values_between_central_spaces_changes_no_board():
 def test_the_solo_lookahead_depth_changes_nothing_with_rivals():
     state = boards_of_a_game(GameConfig(players=2), 23)[5]
     choices = {
-        HardBot(budget=60.0, top=3, samples=2, solo_depth=depth)(state, random.Random(5))
+        HardBot(budget=60.0, top=3, solo_samples=2, solo_depth=depth)(state, random.Random(5))
         for depth in (1, 3)
     }
     assert len(choices) == 1
@@ -255,7 +259,7 @@ def test_the_hard_bot_looks_two_turns_ahead_in_solo_and_stays_deterministic(monk
         return original(self, state, rng, memo)
 
     monkeypatch.setattr(HardBot, "_greedy_turn", counted)
-    bot = HardBot(budget=60.0, top=3, samples=1, solo_depth=2)
+    bot = HardBot(budget=60.0, top=3, solo_samples=1, solo_depth=2)
     choices = {bot.with_budget(60.0)(state, random.Random(6)) for _ in range(2)}
     assert len(choices) == 1
     assert choices.pop() in legal_actions(state)

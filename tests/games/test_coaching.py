@@ -22,7 +22,7 @@ from tests.records.helpers import real_game
 pytestmark = pytest.mark.django_db
 
 # A lighter hard bot where the test is about the plumbing, not the bot's strength.
-QUICK = HardBot(budget=engine_review.REVIEW_BUDGET, top=3, samples=1, rival_samples=1)
+QUICK = HardBot(budget=engine_review.REVIEW_BUDGET, top=3, solo_samples=1, rival_samples=1)
 
 
 def recorded_game(players: int = 2, seed: int = 7) -> tuple[engine.GameConfig, list]:

@@ -120,7 +120,7 @@ class HardBot(Bot):
 
     A future plays the plan in a sampled world, the others reply greedily, then our best next
     turn is valued; in a solo game, where nobody replies, our next `solo_depth - 1` turns are
-    played greedily first and the turn after them is valued. The comparison plays `samples`
+    played greedily first and the turn after them is valued. The comparison plays `solo_samples`
     futures in a solo game and `rival_samples` divided by the number of rivals (at least one)
     otherwise, since each rival's reply is one more turn to search in every future; the same
     futures serve every plan, so the lookahead work per decision is fixed and a decision
@@ -137,7 +137,7 @@ class HardBot(Bot):
         self,
         budget: float = HARD_BUDGET,
         top: int = 10,
-        samples: int = SOLO_SAMPLES,
+        solo_samples: int = SOLO_SAMPLES,
         rival: float = 0.5,
         solo_depth: int = 2,
         rival_samples: int = RIVAL_SAMPLES,
@@ -145,7 +145,7 @@ class HardBot(Bot):
         super().__init__(self._search(budget))
         self.budget = budget
         self.top = top
-        self.samples = samples
+        self.solo_samples = solo_samples
         self.rival = rival
         self.solo_depth = solo_depth
         self.rival_samples = rival_samples
@@ -182,7 +182,7 @@ class HardBot(Bot):
         totals = [0.0] * len(plans)
         rounds = 0
         rivals = len(world.players) - 1
-        wanted = self.samples if world.config.solo else max(1, self.rival_samples // rivals)
+        wanted = self.solo_samples if world.config.solo else max(1, self.rival_samples // rivals)
         # The searches of all futures share one memo: the plans of a future meet the same
         # rival boards, and each plan's own next turn starts from the same board in every future.
         memo: Memo = {}
