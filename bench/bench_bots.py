@@ -86,6 +86,8 @@ def one_game(job: tuple, hard: tuple[float, int, int], spirits: bool) -> dict:
         "turns": state.turn,
         "wins": [(1 / len(won) if seat in won else 0.0) for seat in range(len(names))],
         "times": times,
+        # Per seat, for a hard bot: its decisions and how many its budget's half cut short.
+        "cuts": [dict(getattr(p, "cuts", {})) for p in policies],
     }
 
 
@@ -200,6 +202,14 @@ def report(results: list[dict], seconds: float, args: argparse.Namespace) -> Non
                 f"  {name:<7} mean {sum(times) / len(times):.3f} s, max {max(times):.3f} s "
                 f"over {len(times)} turns (target <= {TARGETS[f'time {name}']} s)"
             )
+    # Saved runs from before the count have no "cuts".
+    searches = sum(c.get("searches", 0) for r in results for c in r.get("cuts", ()))
+    if searches:
+        cut = sum(c.get("cut", 0) for r in results for c in r.get("cuts", ()))
+        print(
+            f"  hard's wide search cut short at half its budget (fewer boards get the card "
+            f"stage): {cut} of {searches} decisions ({100 * cut / searches:.1f}%)"
+        )
 
 
 def main() -> None:

@@ -165,6 +165,21 @@ def test_the_hard_bot_keeps_its_search_settings_under_a_new_budget():
     assert (bot.solo_samples, bot.rival_samples) == (3, 5)
 
 
+def test_the_hard_bot_counts_the_searches_its_budget_cut_short():
+    state = random_middle(GameConfig(players=1), 12, 40)
+    while state.taken_space is not None:
+        state = apply(state, random_policy(state, random.Random(0)))
+    roomy = HardBot(budget=60.0, top=3, solo_samples=1)
+    roomy(state, random.Random(5))
+    assert roomy.cuts == {"searches": 1}
+    # Half of 2 ms is over before the first board has had its card stage.
+    hurried = HardBot(budget=0.002, top=3, solo_samples=1)
+    action = hurried(state, random.Random(5))
+    assert hurried.cuts == {"searches": 1, "cut": 1}
+    assert action in legal_actions(state)
+    assert hurried.with_budget(1.0).cuts == {}
+
+
 def test_with_a_roomy_budget_the_hard_bot_decides_by_its_samples_not_the_clock():
     state = random_middle(GameConfig(players=1), 12, 40)
     while state.taken_space is not None:

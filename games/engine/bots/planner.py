@@ -253,12 +253,14 @@ def plan_turn(
     top: int = 1,
     deadline: float | None = None,
     memo: Memo | None = None,
+    cuts: dict[str, int] | None = None,
 ) -> list[Plan]:
     """The best plans for the rest of the mover's turn, best first.
 
     Past `deadline` (a time.perf_counter() value) no further board gets the card stage, so a
     time budget holds even on a slow machine; the best board always gets it. `memo` is shared
-    by the searches of one decision (see `contexts`).
+    by the searches of one decision (see `contexts`). `cuts`, if given, counts the searches
+    ("searches") and those the deadline cut short ("cut"), for the benchmark to report.
     """
     # Taking tokens changes no board: one memo of values serves all spaces.
     fast, full, values = contexts(state, settings, memo)
@@ -280,8 +282,12 @@ def plan_turn(
             starts.append((v, after, actions))
     starts.sort(key=lambda x: -x[0])
     plans = []
+    if cuts is not None:
+        cuts["searches"] = cuts.get("searches", 0) + 1
     for _, after, actions in starts[: settings.keep]:
         if plans and deadline is not None and time.perf_counter() > deadline:
+            if cuts is not None:
+                cuts["cut"] = cuts.get("cut", 0) + 1
             break
         for option in finish_options(after, full):
             option.actions[:0] = actions

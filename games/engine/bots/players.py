@@ -150,6 +150,8 @@ class HardBot(Bot):
         self.solo_depth = solo_depth
         self.rival_samples = rival_samples
         self.lookahead = Settings(beam=3, keep=2, focus=8)
+        # How often the budget's half cut the wide search short (bench_bots.py reports it).
+        self.cuts: dict[str, int] = {}
 
     @staticmethod
     def _search(budget: float) -> Settings:
@@ -163,6 +165,7 @@ class HardBot(Bot):
         bot.budget = budget
         bot.settings = self._search(budget)
         bot._next = OrderedDict()  # plans are the old bot's
+        bot.cuts = {}
         return bot
 
     def choose(self, view: dict[str, Any], world: GameState, rng: random.Random) -> Plan:
@@ -175,6 +178,7 @@ class HardBot(Bot):
             unseen_cards(view),
             top=self.top,
             deadline=start + self.budget * 0.5,
+            cuts=self.cuts,
         )
         if len(plans) == 1:
             return plans[0]
