@@ -34,6 +34,7 @@ import sys
 from collections import defaultdict
 from dataclasses import fields, replace
 from multiprocessing import Pool
+from multiprocessing.pool import Pool as ProcessPool
 from pathlib import Path
 
 import numpy as np
@@ -79,7 +80,8 @@ FITTED = (
 # Fitted too, so that the board potentials do not absorb what the cards promise; not saved.
 CONTROLS = ("card_next", "card_rest", "slot")
 REGRESSORS = FITTED + CONTROLS
-ZERO = Weights(**{f.name: 0.0 for f in fields(Weights)})
+# Every weight at 0; hexes_per_turn is a rate, not a weight, and keeps its default.
+ZERO = Weights(**{f.name: 0.0 for f in fields(Weights) if f.name != "hexes_per_turn"})
 # A stage with fewer turn ends than this (few games last that long) keeps the flat weights.
 MIN_ROWS = 150
 # Expected points of prior weight when a card's ease is shrunk toward the mean.
@@ -92,19 +94,27 @@ def use_table(path: str) -> None:
     tuned._table.cache_clear()
 
 
-def potentials(state, left: int) -> list[float]:
-    """Each regressor potential of the mover's board, as board_value adds it (faded)."""
+def board_parts(
+    state, left: int, names: tuple[str, ...], ease: dict[str, float] | None = None
+) -> tuple[float, list[float]]:
+    """The mover's board value with every weight at 0, and each named weight's potential on top
+    (faded), as board_value adds them; `ease` as the bots' context holds it."""
     p = state.mover
     side = state.config.side
 
     def value(weights: Weights) -> float:
-        ctx = Context(side, left, weights)
+        ctx = Context(side, left, weights, ease=ease or {})
         return board_value(
             ctx, p.stacks, p.cube_mask, p.cards, p.completed, p.spirit, p.spirit_placed
         )
 
     base = value(ZERO)
-    return [value(replace(ZERO, **{name: 1.0})) - base for name in REGRESSORS]
+    return base, [value(replace(ZERO, **{name: 1.0})) - base for name in names]
+
+
+def potentials(state, left: int) -> list[float]:
+    """Each regressor potential of the mover's board, as board_value adds it (faded)."""
+    return board_parts(state, left, REGRESSORS)[1]
 
 
 def expected_points(state, card_id: str, left: int) -> float:
@@ -217,21 +227,27 @@ def main() -> None:
         saved.parent.mkdir(exist_ok=True)
         saved.write_text(json.dumps(new_table, indent=2, sort_keys=True) + "\n")
         print(f"fitted table saved as {saved.relative_to(ROOT)}")
-        if not args.eval_games:
-            return
-        seeds = [EVAL_SEEDS + k for k in range(args.eval_games)]
-        new = pool.map(solo_score, [(args.side, s, str(saved)) for s in seeds], chunksize=2)
-        old = pool.map(solo_score, [(args.side, s, shipped) for s in seeds], chunksize=2)
+        if args.eval_games:
+            evaluate(pool, args.side, saved, args.eval_games, write=args.write)
+
+
+def evaluate(pool: ProcessPool, side: str, saved: Path, games: int, *, write: bool) -> None:
+    """Medium with the table `saved` against the shipped one on `games` evaluation deals; with
+    `write`, the saved table replaces the shipped one if the paired interval lies above zero."""
+    shipped = str(tuned.TUNED_FILE)
+    seeds = [EVAL_SEEDS + k for k in range(games)]
+    new = pool.map(solo_score, [(side, s, str(saved)) for s in seeds], chunksize=2)
+    old = pool.map(solo_score, [(side, s, shipped) for s in seeds], chunksize=2)
     mean, low, high = interval([a - b for a, b in zip(new, old, strict=True)])
     print(
         f"evaluation on {len(seeds)} deals never fitted on: new {statistics.fmean(new):.2f}, "
         f"old {statistics.fmean(old):.2f}, difference {mean:+.2f} points "
         f"[95% {low:+.2f} to {high:+.2f}]"
     )
-    if args.write and low > 0:
+    if write and low > 0:
         tuned.TUNED_FILE.write_text(saved.read_text())
-        print(f"written to {tuned.TUNED_FILE.relative_to(ROOT)} under {key!r}")
-    elif args.write:
+        print(f"written to {tuned.TUNED_FILE.relative_to(ROOT)}")
+    elif write:
         print("not written: the interval does not lie above zero")
 
 

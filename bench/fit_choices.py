@@ -30,7 +30,7 @@ import random
 import statistics
 import sys
 import time
-from dataclasses import fields, replace
+from dataclasses import fields
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -39,11 +39,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.fit_bots import EVAL_SEEDS, solo_score, use_table  # noqa: E402
-from bench.tune_bots import interval  # noqa: E402
+from bench.fit_bots import board_parts, evaluate, use_table  # noqa: E402
 from games.engine import GameConfig, score_sheets  # noqa: E402
 from games.engine.bots import MediumBot, tuned  # noqa: E402
-from games.engine.bots.evaluate import Context, Weights, board_value  # noqa: E402
+from games.engine.bots.evaluate import Weights  # noqa: E402
 from games.engine.bots.planner import plan_turn, turns_left  # noqa: E402
 from games.engine.bots.sampling import sample_state, unseen_cards  # noqa: E402
 from games.engine.rules import apply  # noqa: E402
@@ -56,21 +55,6 @@ CORRECTED = tuple(f.name for f in fields(Weights) if f.name != "hexes_per_turn")
 STAGES = {"early": range(8, 14), "mid": range(4, 8), "late": range(0, 4)}
 # A stage with fewer turn starts than this keeps the shipped weights.
 MIN_STARTS = 20
-
-
-def potentials(state, left: int, ease: dict[str, float]) -> tuple[float, list[float]]:
-    """The mover's points now and each weight's potential (faded), as board_value adds them."""
-    p = state.mover
-    zero = replace(Weights(**{name: 0.0 for name in CORRECTED}), hexes_per_turn=2.0)
-
-    def value(weights: Weights) -> float:
-        ctx = Context(state.config.side, left, weights, ease=ease)
-        return board_value(
-            ctx, p.stacks, p.cube_mask, p.cards, p.completed, p.spirit, p.spirit_placed
-        )
-
-    base = value(zero)
-    return base, [value(replace(zero, **{name: 1.0})) - base for name in CORRECTED]
 
 
 def played_out(state, seed: int) -> int:
@@ -100,7 +84,7 @@ def record_game(job: tuple) -> list[dict]:
             if len(plans) >= 2:
                 rows = []
                 for plan in plans:
-                    base, pots = potentials(plan.state, left, ease)
+                    base, pots = board_parts(plan.state, left, CORRECTED, ease)
                     rows.append({"base": base, "pots": pots, "finals": []})
                 for r in range(rollouts):
                     draw = seed * 1000 + state.turn * 10 + r
@@ -213,21 +197,8 @@ def main() -> None:
     print(f"corrected table saved as {saved.relative_to(ROOT)}")
     if not args.eval_games:
         return
-    seeds = [EVAL_SEEDS + k for k in range(args.eval_games)]
     with Pool(args.jobs) as pool:
-        new = pool.map(solo_score, [(args.side, s, str(saved)) for s in seeds], chunksize=2)
-        old = pool.map(solo_score, [(args.side, s, shipped) for s in seeds], chunksize=2)
-    mean, low, high = interval([a - b for a, b in zip(new, old, strict=True)])
-    print(
-        f"evaluation on {len(seeds)} deals never fitted on: new {statistics.fmean(new):.2f}, "
-        f"old {statistics.fmean(old):.2f}, difference {mean:+.2f} points "
-        f"[95% {low:+.2f} to {high:+.2f}]"
-    )
-    if args.write and low > 0:
-        tuned.TUNED_FILE.write_text(saved.read_text())
-        print(f"written to {tuned.TUNED_FILE.relative_to(ROOT)} under {key!r}")
-    elif args.write:
-        print("not written: the interval does not lie above zero")
+        evaluate(pool, args.side, saved, args.eval_games, write=args.write)
 
 
 if __name__ == "__main__":
