@@ -59,6 +59,12 @@ class Card(models.Model):
         return self.name
 
 
+class GameQuerySet(models.QuerySet):
+    def finalized(self) -> GameQuerySet:
+        """Finished games whose ranks `finalize` has stored: what results and final news read."""
+        return self.filter(status=Game.Status.FINISHED, finalized_at__isnull=False)
+
+
 class Game(models.Model):
     # The game's large texts, which no list of games reads: lists defer them.
     PLAY_FIELDS = ("state", "recent_moves")
@@ -143,6 +149,8 @@ class Game(models.Model):
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch"
     )
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = GameQuerySet.as_manager()
 
     class Meta:
         indexes = [models.Index(fields=["status", "public", "-created_at"])]

@@ -151,9 +151,7 @@ def _turn_words(game: Game, seats: list[Seat], turn: int) -> str:
 
 def send_game_over(game_id: int) -> int:
     """The final place and score to every player of a finalized game, once per device."""
-    game = Game.objects.filter(
-        pk=game_id, status=Game.Status.FINISHED, finalized_at__isnull=False
-    ).first()
+    game = Game.objects.finalized().filter(pk=game_id).first()
     if game is None:
         return 0
     now, sent, failed = timezone.now(), 0, None

@@ -38,7 +38,7 @@ def _one_writer_at_a_time() -> None:
 
 def _recordable():
     # finalized_at is set once finalize has stored the ranks this app takes its places from.
-    return Game.objects.filter(status=Game.Status.FINISHED, finalized_at__isnull=False)
+    return Game.objects.finalized()
 
 
 def pool_of(game: Game, seats: Iterable[Seat]) -> str:

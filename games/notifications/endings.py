@@ -30,9 +30,7 @@ from games.notifications.common import (
 
 def send_game_over(game_id: int) -> int:
     """Final scores to every player of a finalized game, once each; returns how many were sent."""
-    game = Game.objects.filter(
-        pk=game_id, status=Game.Status.FINISHED, finalized_at__isnull=False
-    ).first()
+    game = Game.objects.finalized().filter(pk=game_id).first()
     if game is None:
         return 0
     seats = list(game.seats.select_related("user").order_by("rank", "position"))
