@@ -21,6 +21,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import emails, presence
 from games.models import Game, Invitation, Seat
+from games.notifications.common import give_back_on_failure
 from games.services.invitations import invitation_token
 
 KIND = "invitation"  # the preference every table email follows
@@ -54,7 +55,7 @@ def send_invitation(invitation_id: int) -> bool:
         "decline_url": url + "?decline=1",
         "newcomer": invitation.user is None,
     }
-    with _give_back_on_failure(ours, emailed_at=None):
+    with give_back_on_failure(ours, emailed_at=None):
         _send("invitation", invitation.user, invitation.email, ctx)
     return True
 
@@ -81,7 +82,7 @@ def send_table_started(game_id: int, joined_by_id: int) -> bool:
         "others": [s.user for s in seats if s.user_id != creator.pk],
     }
     ours = Game.objects.filter(pk=game.pk)
-    with _give_back_on_failure(ours, start_emailed_at=None):
+    with give_back_on_failure(ours, start_emailed_at=None):
         emails.send("table_started", creator, ctx, unsubscribe_kind=KIND)
     return True
 
@@ -107,7 +108,7 @@ def send_declined(invitation_id: int) -> bool:
         "table_url": settings.SITE_URL + invitation.game.get_absolute_url(),
     }
     ours = Invitation.objects.filter(pk=invitation.pk)
-    with _give_back_on_failure(ours, decline_emailed_at=None):
+    with give_back_on_failure(ours, decline_emailed_at=None):
         emails.send("invitation_declined", creator, ctx, unsubscribe_kind=KIND)
     return True
 
@@ -141,24 +142,9 @@ def _send_cancelled_once(row: QuerySet, user: User | None, email: str, ctx: dict
         return 0
     if user is not None and not user.wants_email(KIND):
         return 0
-    with _give_back_on_failure(row, cancel_emailed_at=None):
+    with give_back_on_failure(row, cancel_emailed_at=None):
         _send("table_cancelled", user, email, ctx)
     return 1
-
-
-class _give_back_on_failure:
-    """If sending fails, undo the claim so that the task's retry can send."""
-
-    def __init__(self, claimed: QuerySet, **unclaimed: Any) -> None:
-        self.claimed, self.unclaimed = claimed, unclaimed
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, exc_type, exc, tb) -> bool:
-        if exc_type is not None:
-            self.claimed.update(**self.unclaimed)
-        return False
 
 
 def _send(kind: str, user: User | None, email: str, ctx: dict[str, Any]) -> None:
