@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -253,7 +254,7 @@ def plan_turn(
     top: int = 1,
     deadline: float | None = None,
     memo: Memo | None = None,
-    cuts: dict[str, int] | None = None,
+    cuts: Counter[str] | None = None,
 ) -> list[Plan]:
     """The best plans for the rest of the mover's turn, best first.
 
@@ -283,11 +284,11 @@ def plan_turn(
     starts.sort(key=lambda x: -x[0])
     plans = []
     if cuts is not None:
-        cuts["searches"] = cuts.get("searches", 0) + 1
+        cuts["searches"] += 1
     for _, after, actions in starts[: settings.keep]:
         if plans and deadline is not None and time.perf_counter() > deadline:
             if cuts is not None:
-                cuts["cut"] = cuts.get("cut", 0) + 1
+                cuts["cut"] += 1
             break
         for option in finish_options(after, full):
             option.actions[:0] = actions

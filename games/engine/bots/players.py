@@ -13,7 +13,7 @@ import itertools
 import json
 import random
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from typing import Any
 
 from ..actions import Action, ChooseSpirit
@@ -151,7 +151,7 @@ class HardBot(Bot):
         self.rival_samples = rival_samples
         self.lookahead = Settings(beam=3, keep=2, focus=8)
         # How often the budget's half cut the wide search short (bench_bots.py reports it).
-        self.cuts: dict[str, int] = {}
+        self.cuts: Counter[str] = Counter()
 
     @staticmethod
     def _search(budget: float) -> Settings:
@@ -165,7 +165,7 @@ class HardBot(Bot):
         bot.budget = budget
         bot.settings = self._search(budget)
         bot._next = OrderedDict()  # plans are the old bot's
-        bot.cuts = {}
+        bot.cuts = Counter()
         return bot
 
     def choose(self, view: dict[str, Any], world: GameState, rng: random.Random) -> Plan:
