@@ -146,7 +146,13 @@ def corrected_table(table: dict, config: GameConfig, corrections: dict) -> dict:
     for stage, lefts in STAGES.items():
         for left in lefts if stage in corrections else ():
             w = tuned.tuned_weights(config, left)
-            moved = {n: round(getattr(w, n) + corrections[stage][n], 3) for n in CORRECTED}
+            # A weight the fit did not move (no data, e.g. spirit_gain in games without spirits)
+            # stays the set's own, so that a later flat tuning still reaches it.
+            moved = {
+                n: round(getattr(w, n) + corrections[stage][n], 3)
+                for n in CORRECTED
+                if round(corrections[stage][n], 3)
+            }
             stages[str(left)] = {**stages.get(str(left), {}), **moved}
     entry["stages"] = stages
     return {**table, key: entry}
