@@ -1,8 +1,9 @@
-"""The stored game as the web app reads it (games/models.py)."""
+"""The stored game as the web app reads it (games/models/)."""
 
 import pytest
 
-from games.models import Game, _parse_state
+from games.models import Game
+from games.models.game import _parse_state
 from tests.factories import UserFactory
 from tests.games.helpers import start_game
 

@@ -1,26 +1,16 @@
-"""What the site stores about a game. The engine state is the board; the move log plus the seed is
-the source of truth (`manage.py verify_games` replays every game and compares).
-
-The state is kept as the engine's canonical JSON text (not a JSONField), so it stays byte-identical
-to what the engine wrote and replays can be compared byte for byte.
-"""
+"""A game and its seats: the table, its settings, its stored engine state and who sits where."""
 
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
 from functools import lru_cache
 
 from django.conf import settings
 from django.db import models
-from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils import timezone
 
 from games import engine
-
-# An invitation is good for two weeks; after that the creator invites again.
-INVITATION_LIFETIME = timedelta(days=14)
 
 
 def new_invite_token() -> str:
@@ -275,163 +265,3 @@ class Seat(models.Model):
         timed out (ranked after everyone who did not, the latest to leave first)."""
         times = [t for t in (self.resigned_at, self.dropped_at, self.timed_out_at) if t]
         return min(times) if times else None
-
-
-class Invitation(models.Model):
-    """A friend invited by username, or a newcomer by email address, to an open table.
-
-    Joining or the game starting deletes it; a declined one stays (the creator sees who declined),
-    and a cancelled table keeps them all so that everyone invited still sees it in My games.
-    The `*_emailed_at` columns are claims: set with a conditional UPDATE before each email is sent.
-    """
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="invitations",
-    )
-    # Only for someone with no account: an address that belongs to a player invites the player.
-    email = models.EmailField(blank=True, default="")
-    invited_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
-    )
-    created_at = models.DateTimeField(default=timezone.now)
-    declined_at = models.DateTimeField(null=True, blank=True)
-    emailed_at = models.DateTimeField(null=True, blank=True)
-    decline_emailed_at = models.DateTimeField(null=True, blank=True)
-    cancel_emailed_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["game", "user"], name="invitation_once_per_player"),
-            models.UniqueConstraint(
-                "game",
-                Lower("email"),
-                condition=~models.Q(email=""),
-                name="invitation_once_per_email",
-            ),
-            models.CheckConstraint(
-                condition=models.Q(user__isnull=False) | ~models.Q(email=""),
-                name="invitation_has_someone",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.invitee_name} invited to game {self.game_id}"
-
-    @property
-    def invitee_name(self) -> str:
-        return self.user.public_name if self.user_id else self.email
-
-    @property
-    def expires_at(self):
-        return self.created_at + INVITATION_LIFETIME
-
-    def is_expired(self, now=None) -> bool:
-        return (now or timezone.now()) >= self.expires_at
-
-
-class Move(models.Model):
-    """The append-only move log: one engine action, in order. Never updated or deleted."""
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
-    seq = models.PositiveIntegerField()
-    seat = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    turn = models.PositiveIntegerField()
-    action = models.JSONField()
-    detail = models.JSONField(default=dict, help_text="Public facts for the log in words.")
-    created_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        ordering = ["game", "seq"]
-        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="move_seq_unique")]
-
-    def __str__(self) -> str:
-        return f"game {self.game_id} move {self.seq}"
-
-
-class Board(models.Model):
-    """A seat's board as it stood at the end of one of its turns: stacks, cubes, cards held and
-    completed (the engine's own JSON of the player) and its score sheet by category.
-
-    Written by the one writer in the same transaction as the game state, which stays the source
-    of truth (`verify_games` checks every row against a replay). The "since your last visit"
-    recap compares these rows instead of replaying the log.
-    """
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="boards")
-    position = models.PositiveSmallIntegerField()
-    turn = models.PositiveIntegerField(help_text="The engine turn that ended.")
-    move_seq = models.PositiveIntegerField(help_text="Moves logged when the turn ended.")
-    player = models.JSONField(help_text="The engine's JSON of the player (stacks, cubes, cards).")
-    score = models.JSONField(help_text="Points by category and the total.")
-    created_at = models.DateTimeField(default=timezone.now)
-
-    class Meta:
-        ordering = ["game", "move_seq"]
-        constraints = [
-            models.UniqueConstraint(fields=["game", "turn"], name="board_one_per_turn_end"),
-        ]
-        indexes = [models.Index(fields=["game", "position", "move_seq"])]
-
-    def __str__(self) -> str:
-        return f"game {self.game_id} seat {self.position} after turn {self.turn}"
-
-
-class Review(models.Model):
-    """What the hard bot would have played on each of one seat's turns of a finished game.
-
-    Asked for by the seat's player after the game, computed once by a Celery task on the bots
-    queue (a minute or so of search), then kept: the same game always gives the same review.
-    """
-
-    class Status(models.TextChoices):
-        PENDING = "pending", "Waiting for the bot"
-        RUNNING = "running", "The bot is looking"
-        DONE = "done", "Ready"
-        FAILED = "failed", "Could not be made"
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="reviews")
-    position = models.PositiveSmallIntegerField()
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
-    turns = models.JSONField(default=list, help_text="engine.review.TurnReview JSON, by turn.")
-    created_at = models.DateTimeField(default=timezone.now)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["game", "position"], name="review_one_per_seat"),
-        ]
-
-    def __str__(self) -> str:
-        return f"review of seat {self.position} in game {self.game_id}"
-
-
-class Message(models.Model):
-    """A line of table talk: plain text, written by a seated player while the game is on.
-
-    Never edited: the author may delete it for a short while (`deleted_at`), staff may hide it in
-    the admin; either way it is no longer shown or emailed, and the row stays for the record.
-    """
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="messages")
-    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    position = models.PositiveSmallIntegerField(help_text="The author's seat.")
-    text = models.TextField()
-    created_at = models.DateTimeField(default=timezone.now)
-    deleted_at = models.DateTimeField(null=True, blank=True)
-    hidden_by_staff = models.BooleanField(default=False)
-
-    class Meta:
-        ordering = ["game", "pk"]
-        indexes = [models.Index(fields=["game", "-id"])]
-
-    def __str__(self) -> str:
-        return f"game {self.game_id} message {self.pk}"

@@ -1,0 +1,25 @@
+"""What the site stores about a game. The engine state is the board; the move log plus the seed is
+the source of truth (`manage.py verify_games` replays every game and compares).
+
+The state is kept as the engine's canonical JSON text (not a JSONField), so it stays byte-identical
+to what the engine wrote and replays can be compared byte for byte.
+"""
+
+from .game import Card, Game, GameQuerySet, Seat, names_in_words, new_invite_token
+from .history import Board, Move, Review
+from .social import INVITATION_LIFETIME, Invitation, Message
+
+__all__ = [
+    "INVITATION_LIFETIME",
+    "Board",
+    "Card",
+    "Game",
+    "GameQuerySet",
+    "Invitation",
+    "Message",
+    "Move",
+    "Review",
+    "Seat",
+    "names_in_words",
+    "new_invite_token",
+]
