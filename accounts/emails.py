@@ -1,9 +1,9 @@
 """The emails about an account itself: three templates per kind and a two-line function each.
 
-Templates are `templates/emails/<kind>_subject.txt`, `_body.txt` and `_body.html`, as for the game
-emails in games/emails.py; these carry no unsubscribe link, since a player cannot opt out of hearing
-about their own account. They are sent after the commit and a mail server outage is logged, never
-shown as an error: the page can always send the link again.
+Templates are `templates/emails/<kind>_subject.txt`, `_body.txt` and `_body.html`, as for the
+game emails in games/mail/send.py; these carry no unsubscribe link, since a player cannot opt out
+of hearing about their own account. They are sent after the commit and a mail server outage is
+logged, never shown as an error: the page can always send the link again.
 """
 
 from __future__ import annotations

@@ -161,7 +161,9 @@ class AwayForm(forms.Form):
     away_until = forms.DateField(
         required=False,
         label="Away until",
-        widget=forms.DateInput(attrs={"type": "date"}),
+        # An <input type=date> shows only an ISO date: in the locale's 08/12/2026 the box came
+        # back empty, and saving again cleared the absence.
+        widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),
         help_text=(
             "The last day you are away. Meanwhile the time limits of your turns pause, and "
             "reminders and digests wait; others see that you are away. At most 30 days at a time "

@@ -1,5 +1,6 @@
 """Players: a custom user from the first migration, so it can grow without a data migration."""
 
+import functools
 import secrets
 import zoneinfo
 from datetime import UTC, date, datetime, time, timedelta
@@ -11,9 +12,14 @@ from django.db.models.functions import Lower
 
 from .identity import canonical_username, username_skeleton
 
-TIME_ZONE_CHOICES = [
-    (name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())
-]
+
+@functools.cache
+def time_zone_choices() -> list[tuple[str, str]]:
+    """The host's time zones. A callable, so a migration names it instead of freezing the list of
+    whichever machine made the migration (another tzdata would see a change to the model)."""
+    return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
+
+
 REMIND_EVERY_CHOICES = [
     (0, "Never"),
     (12, "After 12 hours, then every 12 hours"),
@@ -56,7 +62,7 @@ class User(AbstractUser):
 
     email = models.EmailField("email address")
     display_name = models.CharField(max_length=40, blank=True)
-    time_zone = models.CharField(max_length=64, choices=TIME_ZONE_CHOICES, default="UTC")
+    time_zone = models.CharField(max_length=64, choices=time_zone_choices, default="UTC")
     # Computer opponents are users too, so seats, histories and ratings treat them alike. Created
     # by a data migration and found by this field, never by their names; they cannot log in.
     bot_level = models.CharField(max_length=8, blank=True, default="", db_index=True)

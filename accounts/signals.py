@@ -10,3 +10,8 @@ email_preferences_changed = Signal()
 # return if they were away, else `now`) and `now`, inside the transaction that changed the player's
 # return date, so that the time limits of the turns waiting for them move with it.
 away_changed = Signal()
+
+# Sent with `user` inside the transaction that confirms their email address. A receiver may return
+# a list of (words, url) pairs: what now waits for them (an invitation to that address), which the
+# confirmation page offers as the way on.
+email_confirmed = Signal()

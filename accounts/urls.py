@@ -5,7 +5,7 @@ from . import views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("login/", views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("confirm/<str:token>/", views.confirm_email, name="confirm_email"),
     path("confirm-again/", views.resend_confirmation, name="resend_confirmation"),

@@ -10,7 +10,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -27,8 +26,9 @@ from .forms import (
     SignUpForm,
 )
 from .models import User, set_away
+from .next_page import next_path
 from .ratelimits import limited
-from .signals import email_preferences_changed
+from .signals import email_confirmed, email_preferences_changed
 
 BACKEND = "accounts.backends.PlayerBackend"
 
@@ -37,10 +37,11 @@ BACKEND = "accounts.backends.PlayerBackend"
 def signup(request: HttpRequest) -> HttpResponse:
     """A new account, logged in; the answer is the same whether the email is in use or not.
     `next` (an invitation link, carried from log-in) is where it lands."""
-    next_url = _safe_next(request)
+    next_url = next_path(request)
     if request.user.is_authenticated:
         return redirect(next_url or "home")
-    form = SignUpForm(request.POST or None)
+    # An invitation's "Create an account to join" fills in the address it was sent to.
+    form = SignUpForm(request.POST or None, initial={"email": request.GET.get("email", "")[:254]})
     if request.method == "POST" and form.is_valid():
         try:
             with transaction.atomic():
@@ -62,13 +63,14 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
 
 
-def _safe_next(request: HttpRequest) -> str:
-    """`next` from the form or the address, only if it stays on this site."""
-    candidate = request.POST.get("next") or request.GET.get("next") or ""
-    allowed = url_has_allowed_host_and_scheme(
-        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    )
-    return candidate if allowed else ""
+class LoginView(auth_views.LoginView):
+    """Django's log-in, following only a path on this site (`next_path`) and never the log-in
+    page itself: Django's own refuses to redirect there (a 500 for a logged-in visitor), and
+    would follow a bare word ("-1") as a relative address."""
+
+    def get_redirect_url(self) -> str:
+        target = next_path(self.request)
+        return "" if target.split("?", 1)[0] == reverse("login") else target
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -89,9 +91,13 @@ def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
     try:
         with transaction.atomic():
             user.save(update_fields=["email_confirmed_at"])
+            # What waited for this address is theirs now (games: the invitations sent to it).
+            replies = email_confirmed.send(sender=User, user=user)
     except IntegrityError:  # another account confirmed this address a moment ago
         return render(request, "accounts/confirm_email.html", {"in_use": True}, status=409)
-    return render(request, "accounts/confirm_email.html", {"account": user, "done": True})
+    waiting = [link for _receiver, links in replies for link in (links or [])]
+    context = {"account": user, "done": True, "waiting": waiting}
+    return render(request, "accounts/confirm_email.html", context)
 
 
 def _confirmed_elsewhere(user: User) -> bool:

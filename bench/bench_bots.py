@@ -38,7 +38,7 @@ from statistics import fmean
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.tune_bots import interval
+from bench.stats import interval
 from games.engine import GameConfig, score_sheets, winners
 from games.engine.bots import HardBot
 from games.engine.bots.players import HARD_BUDGET, RIVAL_SAMPLES, SOLO_SAMPLES

@@ -8,7 +8,7 @@ Runs on its own: database `harmonies_faults` (recreated), a private Redis on 127
 that restarting it disturbs no one; no persistence, as in CI, so a restart loses what was
 queued), gunicorn on 127.0.0.1:8766 and one Celery worker, all started and stopped here. About a
 minute. Prints what happened and what it found; exits 1 if a success answer was lost or the
-move log does not replay, not for emails (their losses are reported: see README, Performance).
+move log does not replay, not for emails (their losses are reported: see docs/performance.md).
 """
 
 from __future__ import annotations
@@ -330,7 +330,7 @@ def main() -> int:
         from django.utils import timezone
 
         from games import tasks
-        from games.notifications.common import STALE_CLAIM
+        from games.mail.claims import STALE_CLAIM
         from harmonies_site.celery import app
 
         # As beat would, once claims left by the killed worker are stale: the sweep's tasks run
@@ -354,7 +354,7 @@ def main() -> int:
 
 def report(plan: list[dict], outcomes: Outcomes, emails_before_sweep: int, outage) -> int:
     from games.models import Game, Move
-    from games.replaying import verify
+    from games.models.replaying import verify
 
     by_id = {g["id"]: g for g in plan}
     statuses = Counter(p["status"] for p in outcomes.posts)

@@ -1,11 +1,14 @@
-"""The number of games waiting for the viewer's move, for every page's navigation and tab title."""
+"""The number of games waiting for the viewer's move, for every page's navigation and tab title;
+and on the log-in and sign-up pages, the invitation the visitor came from."""
 
 from __future__ import annotations
 
 from django.db.models import F
 from django.http import HttpRequest
+from django.urls import Resolver404, resolve
 from django.utils.functional import SimpleLazyObject
 
+from accounts.next_page import local_path
 from games.models import Game, Seat
 
 
@@ -26,3 +29,25 @@ def waiting(request: HttpRequest) -> dict:
     if user is None or not user.is_authenticated:
         return {"waiting_count": 0}
     return {"waiting_count": SimpleLazyObject(lambda: waiting_count(user))}
+
+
+def invitation_in_next(request: HttpRequest) -> dict:
+    """On the log-in and sign-up pages reached from an invitation's link (`next`), that
+    invitation: the page says who invites to what, and the sign-up fills in its address."""
+    match = getattr(request, "resolver_match", None)
+    if match is None or match.url_name not in ("login", "signup"):
+        return {}
+    path = local_path(request, request.POST.get("next") or request.GET.get("next") or "")
+    try:
+        target = resolve(path.split("?", 1)[0]) if path else None
+    except Resolver404:
+        return {}
+    if target is None or target.view_name != "games:invited":
+        return {}
+    from games import services  # the writer's reading of a signed link
+
+    try:
+        invitation = services.invitation_from_token(target.kwargs["token"])
+    except services.GameError:
+        return {}
+    return {"invitation_in_next": invitation}

@@ -1,6 +1,7 @@
 """The new-game form (table size, board side, spirits, who plays) and the table's invite form.
 
-Friends are invited by username or by email address, in one box.
+Each other seat of a new table is a computer opponent or a friend, named in that seat's box by
+username or email address: one place to invite. The table page invites more in one box.
 """
 
 from dataclasses import dataclass, field
@@ -14,7 +15,7 @@ from accounts.models import User
 from games.models import Game
 
 SEATS = (2, 3, 4)  # the other seats of a table of up to four
-FRIEND_LABEL = "seat: a friend's username"  # not "Seat 2", the label of the seat's choice
+FRIEND_LABEL = "seat: a friend's username or email address"  # not "Seat 2", the seat's choice
 SEAT_CHOICES = [
     ("", "A friend (invited or joining)"),
     ("easy", "Easy bot"),
@@ -130,13 +131,8 @@ class NewGameForm(forms.Form):
         label="Play with Nature's Spirits",
         help_text="Each player keeps one of two Spirit cards dealt on their first turn.",
     )
-    invite = forms.CharField(
-        required=False,
-        label="Invite friends",
-        max_length=2000,
-        help_text="Their usernames or email addresses, separated by commas or spaces. "
-        "Someone without an account gets an email with a link to join.",
-    )
+    # Not on the page any more (the seats' boxes invite): still read from a form of an older page.
+    invite = forms.CharField(required=False, max_length=2000, label="Invite friends")
     turn_limit_days = forms.TypedChoiceField(
         choices=[
             ("", "No time limit"),
@@ -178,8 +174,7 @@ class NewGameForm(forms.Form):
         self.creator = creator
         for n in SEATS:
             type_ahead(self.fields[f"friend_{n}"], f"friend-options-{n}")
-            self.fields[f"friend_{n}"].widget.attrs["placeholder"] = "A friend's username"
-        type_ahead(self.fields["invite"], "invite-options")
+            self.fields[f"friend_{n}"].widget.attrs["placeholder"] = "Username or email address"
 
     def seat_rows(self) -> list[tuple[int, forms.BoundField, forms.BoundField]]:
         """Each other seat: its choice (a friend or a bot) and the friend's name box."""
@@ -204,7 +199,7 @@ class NewGameForm(forms.Form):
         free = players - 1 - len(data["bot_levels"])
         if len(invitees) > free:
             seats = "no seat" if free == 0 else f"{free} seat{'s' if free > 1 else ''}"
-            self.add_error("invite", f"This table has {seats} left for friends.")
+            self.add_error(None, f"This table has {seats} left for friends.")
         return data
 
     def _with_seat_names(self, players: int, invitees: Invitees) -> Invitees:

@@ -112,13 +112,21 @@ def points(n: int | None) -> str:
     return f"{n} point" if n == 1 else f"{n} points"
 
 
+def round_of(turn_number: int, players: int) -> int:
+    """The round a player counts for the engine's turn number `turn_number` (1 for the first
+    turn): every player plays once a round, so turn 8 of four players is round 2."""
+    return (turn_number - 1) // max(players, 1) + 1
+
+
 def end_words(game: Any, seats: list[Any]) -> str:
-    """Why the game is over, from what the writer stored: "Bob resigned on turn 4." Reads the
+    """Why the game is over, from what the writer stored: "Bob resigned in round 4." Reads the
     game's `end_reason`, `ended_by` and `ended_on_turn`, never the engine."""
     by_id = {seat.pk: seat for seat in seats}
     who = by_id.get(game.ended_by_id)
     name = who.user.public_name if who is not None else "a player"
-    on_turn = f" on turn {game.ended_on_turn}" if game.ended_on_turn else ""
+    on_turn = (
+        f" in round {round_of(game.ended_on_turn, game.players)}" if game.ended_on_turn else ""
+    )
     reason = game.end_reason
     if reason == "":
         return "The game was played to its end."
@@ -131,13 +139,9 @@ def end_words(game: Any, seats: list[Any]) -> str:
     else:
         leaving = "the game ended early"
     leaving = leaving[:1].upper() + leaving[1:]
-    if reason == "abandoned":
-        if game.players == 1:
-            return f"{leaving}. Abandoned before 3 turns were played: it counts for nothing."
-        return (
-            f"{leaving}. Abandoned before everyone had played 3 turns: no wins, ratings or "
-            "records for anyone."
-        )
+    if reason == "abandoned":  # why it counts for nothing: games.results.counting_sentence
+        early = "3 turns were played" if game.players == 1 else "everyone had played 3 turns"
+        return f"{leaving}, before {early}: the game was abandoned."
     if reason in ("resigned", "timed_out"):
         if game.players == 1:
             return f"{leaving}."

@@ -3,7 +3,7 @@
 A player's open page polls; the poll carries a signed token naming the viewer, and each poll
 stores the time of that poll in the cache. No session or database access is needed. The time is
 kept a while after the page stops polling, so that a turn email held back while the player was
-watching can be sent a grace period after they left (see `games.notifications.turns.send_turn`).
+watching can be sent a grace period after they left (see `games.mail.turns.send_turn`).
 """
 
 from __future__ import annotations

@@ -3,8 +3,10 @@
 A reminder is a due time in `Seat.remind_at`, set when a turn starts (in the same transaction as
 the turn change) and swept by beat every few minutes; sending one claims it by moving `remind_at`
 to the following reminder. The player chooses the cadence and quiet hours in their profile; a game
-with a turn time limit also warns before the limit, even when the cadence is "never". A player
-away on vacation is not reminded until they are back.
+with a turn time limit also warns before the limit, even when the cadence is "never", and
+reminds of nothing once the limit has passed: the turn is then played for them or they are
+dropped, and the timeout email says so. A player away on vacation is not reminded until they are
+back.
 """
 
 from __future__ import annotations
@@ -49,13 +51,20 @@ def next_reminder(user: User, game: Game, now: datetime) -> datetime | None:
     deadline = game.turn_deadline
     if deadline is not None and at < deadline <= later:
         return at  # better a reminder in the night than a missed time limit
+    if deadline is not None and later >= deadline:
+        return None  # by then the timeout sweep has acted, and its email tells them
     return later
 
 
 def plan_turn(game: Game, mover: Seat) -> None:
     """A turn starts: plan the mover's first reminder; the others have nothing to be reminded of."""
     automatic = mover.user.is_bot or mover.left
-    at = None if automatic else next_reminder(mover.user, game, game.turn_started_at)
+    start = game.turn_started_at
+    if mover.user.is_away_at(start):
+        # Their turn email waits for their return (games.mail.returns), and so does the turn's
+        # clock: the reminders count from then too, or the first would come with that email.
+        start = mover.user.back_at
+    at = None if automatic else next_reminder(mover.user, game, start)
     # One UPDATE for both (a turn starts on about one move in five): the mover's time, and none
     # for anyone else who still has one from their own turn.
     seats = game.seats.filter(Q(pk=mover.pk) | Q(remind_at__isnull=False))

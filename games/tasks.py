@@ -6,10 +6,11 @@ from smtplib import SMTPException
 from celery import shared_task
 from django.utils import timezone
 
-from games import returns, services, table_mail
+from games import services
+from games.mail import digest, endings, returns, turns
+from games.mail import tables as table_mail
+from games.mail.claims import MISSED_AFTER, SWEEP_BATCH
 from games.models import Game
-from games.notifications import digest, endings, turns
-from games.notifications.common import MISSED_AFTER, SWEEP_BATCH
 from games.services import coaching
 from push import notify as push
 from records.tasks import record_game
@@ -52,7 +53,7 @@ def make_hint(game_id: int, version: int) -> bool:
     return coaching.make_hint(game_id, version)
 
 
-# --- Emails (games.notifications decides who gets what, once) ------------------------------------
+# --- Emails (games.mail decides who gets what, once) ------------------------------------
 
 
 @shared_task(name="games.notify_turn", ignore_result=True, **MAIL_RETRY)
@@ -92,7 +93,7 @@ def notify_game_over(game_id: int) -> int:
     return endings.send_game_over(game_id)
 
 
-# --- Table emails (games.table_mail claims each before sending) -----------------------------------
+# --- Table emails (games.mail.tables claims each before sending) ---------------------------------
 
 
 @shared_task(name="games.notify_invitation", ignore_result=True, **MAIL_RETRY)

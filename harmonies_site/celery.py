@@ -1,6 +1,8 @@
 """Celery wiring: tasks are autodiscovered from the apps, JSON only, no result backend."""
 
 import os
+import time
+from pathlib import Path
 
 from celery import Celery
 from celery.schedules import crontab
@@ -52,4 +54,34 @@ app.conf.beat_schedule = {
         "schedule": crontab(hour=4, minute=15),
         "options": {"expires": 6 * 60 * 60},
     },
+    # The embedded broker's handed-out messages (prune_broker_files below; nothing to do on Redis).
+    "prune-broker-files": {
+        "task": "harmonies_site.prune_broker_files",
+        "schedule": 60 * 60,
+        "options": {"expires": 50 * 60},
+    },
 }
+
+
+# The embedded broker (settings: a folder per role under var/broker) keeps each message it handed
+# out as a file in its "processed" folder; without pruning they would pile up, a few thousand a day.
+PROCESSED_KEPT_SECONDS = 24 * 60 * 60
+
+
+@app.task(name="harmonies_site.prune_broker_files", ignore_result=True)
+def prune_broker_files() -> int:
+    """Delete the filesystem broker's processed messages older than a day; how many went."""
+    options = app.conf.broker_transport_options or {}
+    folder = options.get("processed_folder")
+    if not (app.conf.broker_url or "").startswith("filesystem") or not folder:
+        return 0
+    cutoff = time.time() - PROCESSED_KEPT_SECONDS
+    pruned = 0
+    for path in Path(folder).glob("*.msg"):
+        try:
+            if path.stat().st_mtime < cutoff:
+                path.unlink()
+                pruned += 1
+        except FileNotFoundError:  # pruned meanwhile by another run
+            continue
+    return pruned

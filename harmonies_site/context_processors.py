@@ -3,6 +3,26 @@
 from django.conf import settings
 from django.http import HttpRequest
 
+from accounts.next_page import local_path
+
+# Pages whose address is no place to come back to after logging in.
+NO_RETURN = {"home", "logout", "password_reset", "password_reset_done", "password_reset_confirm"}
+
 
 def site(request: HttpRequest) -> dict:
-    return {"SITE_NAME": settings.SITE_NAME}
+    return {"SITE_NAME": settings.SITE_NAME, "return_to": _return_to(request)}
+
+
+def _return_to(request: HttpRequest) -> str:
+    """Where the header's Log in and Sign up bring a visitor back to: the page they are on (an
+    invitation, a score sheet), or on the log-in and sign-up pages the `next` those carry."""
+    user = getattr(request, "user", None)
+    if user is None or user.is_authenticated:
+        return ""
+    match = getattr(request, "resolver_match", None)
+    name = match.url_name if match else ""
+    if name in ("login", "signup"):
+        return local_path(request, request.GET.get("next", ""))
+    if name in NO_RETURN or name == "":
+        return ""
+    return request.get_full_path()

@@ -78,3 +78,31 @@ class PrivatePagesMiddleware:
         if session is not None and session.accessed and SESSION_KEY in session:
             response["Cache-Control"] = "private, no-store"
         return response
+
+
+class HtmxRefusalsMiddleware:
+    """A refusal in words answers htmx with 200, its status in `X-Refused-Status`.
+
+    htmx swaps a refusal into the page like any answer (the pages' htmx-config), but the browser
+    logs every 4xx as a failed request on its console, and a player's page meets ordinary
+    refusals all evening ("It is not your turn", a stale page, a double click): they are answers,
+    not failures. A page asked for without htmx keeps its real status, and so does an empty one
+    (nothing to show). Outside the views, so the CSRF, method and NUL-byte refusals follow too."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (
+            400 <= response.status_code < 500
+            and request.headers.get("HX-Request") == "true"
+            and not response.streaming
+            and response.content
+        ):
+            response[REFUSED_HEADER] = str(response.status_code)
+            response.status_code = 200
+        return response
+
+
+REFUSED_HEADER = "X-Refused-Status"

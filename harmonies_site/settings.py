@@ -1,8 +1,14 @@
 """One settings module, read from the environment.
 
-With nothing set the site runs on SQLite, runs Celery tasks eagerly, caches in memory and writes
-mail to the console and to var/mail/, so `make run` works on a bare machine. Setting DATABASE_URL
-and REDIS_URL gives the production shape: PostgreSQL, Redis as cache and broker, Celery workers.
+With nothing set the site is whole on a bare machine, all under var/ (VAR_DIR): SQLite, a broker
+made of folders (kombu's filesystem transport, var/broker/), a cache of files that every process
+shares (var/cache/), mail printed and kept in var/mail/. `make run` starts the web server, the
+workers and beat on it (Procfile.dev), so emails deferred while a player watched, time limits,
+reminders and digests happen as in production, and the bots' slow work stays out of requests.
+Setting DATABASE_URL and REDIS_URL gives the production shape: PostgreSQL, Redis as cache and
+broker. CELERY_TASK_ALWAYS_EAGER=true (without REDIS_URL) runs tasks inside the process that
+queues them and caches in its memory: one process only, for scripts; the test suite asks for the
+same in tests/conftest.py.
 """
 
 from datetime import timedelta
@@ -13,10 +19,11 @@ from csp.constants import NONCE, NONE, SELF
 from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = BASE_DIR / "var"
 
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+# What the site keeps on this machine when nothing else is set: database, broker, cache, mail.
+VAR_DIR = Path(env.str("VAR_DIR", default=str(BASE_DIR / "var")))
 
 DEBUG = env.bool("DEBUG", default=True)
 DEVELOPMENT_SECRET_KEY = "django-insecure-development-only-key-change-me-in-production-0123456789"
@@ -32,6 +39,8 @@ SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
 SITE_NAME = "Harmonies"
 # How often a waiting player's page asks whether the game changed.
 GAME_POLL_SECONDS = env.int("GAME_POLL_SECONDS", default=3)
+# ...and while a bot or a stand-in plays: their turn comes a second or two after the last one.
+AUTOMATIC_TURN_POLL_SECONDS = env.int("AUTOMATIC_TURN_POLL_SECONDS", default=1)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -60,6 +69,8 @@ MIDDLEWARE = [
     "harmonies_site.compression.GZipMiddleware",
     # Early, so every answer carries the policy, refusals included.
     "csp.middleware.CSPMiddleware",
+    # Refusals in words answer htmx with 200 (the status in a header): see the class.
+    "harmonies_site.middleware.HtmxRefusalsMiddleware",
     "harmonies_site.middleware.RejectNulBytesMiddleware",
     "harmonies_site.middleware.ExplainMethodNotAllowedMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -88,6 +99,7 @@ CONTEXT_PROCESSORS = [
     "harmonies_site.context_processors.site",
     "accounts.context_processors.user_timezone",
     "games.context_processors.waiting",
+    "games.context_processors.invitation_in_next",
 ]
 TEMPLATES = [
     {
@@ -96,13 +108,13 @@ TEMPLATES = [
         "APP_DIRS": True,
         "OPTIONS": {"context_processors": CONTEXT_PROCESSORS},
     },
-    # The game page, its fragments and the table talk (harmonies_site/jinja.py says why).
+    # The game page, its fragments and the table talk (games/jinja.py says why).
     {
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "DIRS": [BASE_DIR / "templates" / "jinja2"],
         "APP_DIRS": False,
         "OPTIONS": {
-            "environment": "harmonies_site.jinja.environment",
+            "environment": "games.jinja.environment",
             "context_processors": CONTEXT_PROCESSORS,
         },
     },
@@ -114,7 +126,7 @@ if env.str("DATABASE_URL", default=""):
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 else:
-    VAR_DIR.mkdir(exist_ok=True)
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
@@ -131,6 +143,13 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Cache, Celery -----------------------------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
+# Tasks run inside the process that queues them, right after its commit: only when asked.
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+# Without Redis, and unless tasks run in-process, the broker is a set of folders (messages are
+# files, claimed by a rename) and the cache is files too: presence, versions and hints written by
+# one process (a worker, the web server) must be read by the others.
+BROKER_DIR = VAR_DIR / "broker"
+FILE_BROKER = not REDIS_URL and not CELERY_TASK_ALWAYS_EAGER
 if REDIS_URL:
     CACHES = {
         "default": {
@@ -142,12 +161,48 @@ if REDIS_URL:
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
     }
+elif FILE_BROKER:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": VAR_DIR / "cache",
+            # Past MAX_ENTRIES Django deletes a third of the files at random: keep it far away.
+            "OPTIONS": {"MAX_ENTRIES": 20_000},
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-CELERY_BROKER_URL = REDIS_URL or "memory://"
-# Without a broker the tasks run in-process, right after the commit that queued them.
-CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
+if REDIS_URL:
+    CELERY_BROKER_URL = REDIS_URL
+    # Queueing happens inside a request (after its commit): a Redis that hangs must not hold a
+    # move's answer for long. Without socket timeouts a publish waited 40 s; with these, about
+    # 4 s, and 0.1 s when Redis refuses. A task that could not be queued is picked up by the
+    # periodic sweeps. socket_timeout stays above kombu's 1 s BRPOP wait, which the worker's
+    # connection relies on.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": 3600,
+        "socket_timeout": 2,
+        "socket_connect_timeout": 1,
+    }
+elif FILE_BROKER:
+    CELERY_BROKER_URL = "filesystem://localhost//"  # a host named: kombu warns without one
+    # Producers write into "queue", consumers read from it (both folders are the same one);
+    # a taken message is renamed into "processed" (the same disk, so only one worker gets it)
+    # and pruned there after a day (harmonies_site/celery.py). "control" holds the bindings.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(BROKER_DIR / "queue"),
+        "data_folder_out": str(BROKER_DIR / "queue"),
+        "store_processed": True,
+        "processed_folder": str(BROKER_DIR / "processed"),
+        "control_folder": str(BROKER_DIR / "control"),
+        "polling_interval": 0.5,  # how often an idle worker looks into the folder
+    }
+    for folder in ("queue", "processed", "control"):
+        (BROKER_DIR / folder).mkdir(parents=True, exist_ok=True)
+else:
+    CELERY_BROKER_URL = "memory://"  # never used: every task runs in-process
+    CELERY_BROKER_TRANSPORT_OPTIONS = {}
 CELERY_TASK_EAGER_PROPAGATES = DEBUG
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
@@ -156,15 +211,6 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# Queueing happens inside a request (after its commit): a Redis that hangs must not hold a move's
-# answer for long. Without socket timeouts a publish waited 40 s; with these, about 4 s, and 0.1 s
-# when Redis refuses. A task that could not be queued is picked up by the periodic sweeps.
-# socket_timeout stays above kombu's 1 s BRPOP wait, which the worker's connection relies on.
-CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": 3600,
-    "socket_timeout": 2,
-    "socket_connect_timeout": 1,
-}
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "max_retries": 1,
     "interval_start": 0,
@@ -177,7 +223,7 @@ CELERY_TIMEZONE = "UTC"
 # game-over emails) share "mail"; the sweeps and the records stay on Celery's default queue. A
 # worker started without -Q consumes all three; in production give "bots" its own workers:
 #   celery -A harmonies_site worker -Q celery,mail    and    celery -A harmonies_site worker -Q bots
-# Routes are by task name; eager mode (no Redis) ignores them.
+# Routes are by task name; in-process (eager) runs ignore them.
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_QUEUES = (Queue("celery"), Queue("bots"), Queue("mail"))
 CELERY_TASK_ROUTES = {

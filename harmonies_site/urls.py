@@ -1,8 +1,8 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from games.ical import calendar_feed
-from games.views import home
+from games.views.calendar import calendar_feed
+from games.views.game import home
 from harmonies_site.views import csp_report
 from push.views import service_worker
 

@@ -51,6 +51,12 @@ def permission_denied(request: HttpRequest, exception: Exception) -> HttpRespons
     return defaults.permission_denied(request, exception)
 
 
+def _text(value: object, limit: int) -> str:
+    """A report field as logged: browsers send strings; anything else (a forged nested list,
+    whose str() would recurse as deep as it is nested) is logged as nothing."""
+    return value[:limit] if isinstance(value, str) else ""
+
+
 @csrf_exempt  # browsers send reports without cookies or tokens
 @require_POST
 def csp_report(request: HttpRequest) -> HttpResponse:
@@ -60,10 +66,11 @@ def csp_report(request: HttpRequest) -> HttpResponse:
         return HttpResponse("This report is too large.", status=413, content_type="text/plain")
     try:
         report = json.loads(request.body or b"null")["csp-report"]
-        blocked = str(report.get("blocked-uri", ""))[:200]
-        directive = str(report.get("violated-directive", ""))[:100]
-        page = str(report.get("document-uri", ""))[:200]
-    except (ValueError, TypeError, KeyError, AttributeError):
+        blocked = _text(report.get("blocked-uri"), 200)
+        directive = _text(report.get("violated-directive"), 100)
+        page = _text(report.get("document-uri"), 200)
+    # RecursionError: a body of 10,000 nested brackets is small but too deep for the decoder.
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
         return HttpResponse(
             "This is not a CSP violation report.", status=400, content_type="text/plain"
         )

@@ -13,8 +13,9 @@ from __future__ import annotations
 from django.template import engines
 
 from games import engine
-from games.svg_cards import card_svg
-from games.svg_tokens import token_svg
+from games.pictures.cards import card_svg
+from games.pictures.sprite import sprite_url
+from games.pictures.tokens import token_svg
 
 HOT_TEMPLATES = ("games/game.html", "games/_talk.html", "games/talk.html")
 
@@ -22,9 +23,9 @@ HOT_TEMPLATES = ("games/game.html", "games/_talk.html", "games/talk.html")
 def warm() -> None:
     engine.warm_caches()
     for card_id in engine.ANIMAL_CARD_IDS + engine.SPIRIT_CARD_IDS:
-        card_svg(card_id)
+        card_svg(card_id, sprite=sprite_url())
     for colour in engine.COLOURS:
-        token_svg(colour)
+        token_svg(colour, sprite=sprite_url())
     jinja = engines["jinja2"].env
     for name in HOT_TEMPLATES:
         jinja.get_template(name)

@@ -7,7 +7,7 @@ class PushConfig(AppConfig):
     verbose_name = "Web Push notifications"
 
     def ready(self) -> None:
-        from games.talk_signals import message_posted
+        from games.signals import message_posted
         from push import checks  # noqa: F401  (registers the VAPID key check)
 
         message_posted.connect(_push_message, dispatch_uid="push-table-talk")

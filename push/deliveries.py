@@ -16,7 +16,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import presence
-from games.models import Game, Move, Seat
+from games.mail.since import headline, turns_since_last
+from games.models import Game, Seat
 from push.models import PushDelivery, PushSubscription
 from push.sender import PushFailed, deliver
 
@@ -117,7 +118,7 @@ def send_turn(game_id: int, turn: int) -> int:
     if not skip and turn == 0 and _taken_to_the_page(game, seats, seat, now):
         skip = "watching"
     payload = _payload(
-        user, game, f"Your turn in {game.title}", _turn_words(game, seats, turn), now,
+        user, game, f"Your turn in {game.title}", _turn_words(game, seats, seat, turn), now,
         tag=f"game-{game.pk}",
     )  # fmt: skip
     return push_to(user, Kind.TURN, f"{game.pk}:{turn}", payload, skip)
@@ -134,16 +135,13 @@ def _taken_to_the_page(game: Game, seats: list[Seat], seat: Seat, now: datetime)
     )
 
 
-def _turn_words(game: Game, seats: list[Seat], turn: int) -> str:
-    last = Move.objects.filter(game=game, turn=turn - 1).order_by("-seq").first()
-    if turn == 0 or last is None:
+def _turn_words(game: Game, seats: list[Seat], seat: Seat, turn: int) -> str:
+    """What happened since the player's own last turn, in the words of the turn email's subject
+    (games.mail.since): each other player's turn, a stand-in's, a timeout."""
+    told = turns_since_last(game, seats, seat, turn)
+    if not told:
         return "The game has started: you play first."
-    mover = next((s.user.public_name for s in seats if s.position == last.seat), "The other player")
-    if last.user_id is None and not last.detail.get("bot"):
-        if last.detail.get("timed_out"):
-            return f"{mover}'s time ran out: a stand-in played."
-        return f"A stand-in played for {mover}."
-    return f"{mover} has played."
+    return headline(told) + "."
 
 
 # --- Game over ------------------------------------------------------------------------------------

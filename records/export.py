@@ -16,7 +16,7 @@ from django.urls import reverse
 from games import engine
 from games.engine.interchange import player_board
 from games.models import Game, Move, Seat
-from games.services import SITE_EVENTS
+from games.results import SITE_EVENTS
 
 FORMAT = "harmonies-game/1"
 

@@ -8,12 +8,12 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 from django_ratelimit.core import is_ratelimited
 
+from accounts.next_page import local_path
 from accounts.ratelimits import limited
-from games import friends
+from games.services import friends
 
 logger = logging.getLogger(__name__)
 
@@ -25,11 +25,9 @@ SUGGEST_FIELDS = ("q", "friend_2", "friend_3", "friend_4", "invite")
 
 def _back(request: HttpRequest):
     """The page the form was on (a profile), or one's own profile."""
-    candidate = request.POST.get("next", "")
-    if url_has_allowed_host_and_scheme(
-        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return redirect(candidate)
+    back = local_path(request, request.POST.get("next", ""))
+    if back:
+        return redirect(back)
     return redirect("records:player", username=request.user.username)
 
 

@@ -12,8 +12,8 @@ from collections import defaultdict
 from typing import Any
 
 from accounts.models import User
-from games.friends import friends_of, is_friend
-from games.services import MIN_OWN_TURNS
+from games.results import MIN_OWN_TURNS
+from games.services.friends import friends_of, is_friend
 from records.models import SeatResult
 
 # A profile lists at most this many friends, most games together first, chosen among the first

@@ -17,8 +17,8 @@ from django.db.models.functions import Round
 from django.utils import timezone
 
 from accounts.models import User
-from games.friends import friends_of
-from games.services import MIN_OWN_TURNS
+from games.results import MIN_OWN_TURNS
+from games.services.friends import friends_of
 from records import ratings as ratings_scale
 from records.forms import BOARDS
 from records.models import PROVISIONAL_GAMES, Pool, Rating, SeatResult
@@ -30,7 +30,8 @@ AVERAGE_MIN_GAMES = 3
 
 
 def friends_and_me(user: User):
-    """Ids of `user`'s friends (games.friends: added or played with) and `user` (a subquery)."""
+    """Ids of `user`'s friends (games.services.friends: added or played with) and `user`
+    (a subquery)."""
     return User.objects.filter(Q(pk__in=friends_of(user).values("pk")) | Q(pk=user.pk)).values("pk")
 
 

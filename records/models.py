@@ -17,7 +17,7 @@ PROVISIONAL_GAMES = 5
 
 
 class Pool(models.TextChoices):
-    """Which results a game's seats are compared with (README, "Results and ratings")."""
+    """Which results a game's seats are compared with (docs/playing.md: "Results, ratings...")."""
 
     SOLO = "solo", "Solo"
     PLAYERS = "players", "Players"
@@ -90,7 +90,9 @@ class SeatResult(models.Model):
 
     @property
     def won(self) -> bool:
-        return self.place == 1 and self.counts and not self.mark
+        """First in a game that counts; one whose time ran out can win (when everyone's did),
+        one who resigned or was dropped cannot."""
+        return self.place == 1 and self.counts and self.mark not in ("resigned", "dropped")
 
     @property
     def description(self) -> str:

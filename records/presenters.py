@@ -10,12 +10,12 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.db.models import Avg, Count, Max, Q, Sum
+from django.db.models import Avg, Count, F, Max, Q, Sum
 
 from accounts.models import User
-from games.models import Move, Seat
-from games.presenters import CATEGORIES
-from games.services import SITE_EVENTS
+from games.models import Game, Move, Seat
+from games.presenters.game import CATEGORIES
+from games.results import SITE_EVENTS
 from records.models import Pool, Rating, SeatResult
 
 HISTORY_PAGE = 25
@@ -24,14 +24,22 @@ FAVOURITE_ANIMALS = 3
 
 def history(user: User, page_number: object) -> Any:
     """A page of the user's finished games, newest first, each with everyone's result."""
-    mine = SeatResult.objects.filter(user=user).order_by("-finished_at", "-game_id")
+    mine = (
+        SeatResult.objects.filter(user=user)
+        .annotate(uncounted=F("game__uncounted"))  # why it counts for nothing, as stored
+        .order_by("-finished_at", "-game_id")
+    )
     page = Paginator(mine, HISTORY_PAGE).get_page(page_number)
     tables: dict[int, list[SeatResult]] = defaultdict(list)
     everyone = SeatResult.objects.filter(game_id__in=[r.game_id for r in page.object_list])
     for result in everyone.select_related("user").order_by("place", "position"):
         tables[result.game_id].append(result)
     page.rows = [
-        {"mine": r, "others": [o for o in tables[r.game_id] if o.user_id != user.pk]}
+        {
+            "mine": r,
+            "others": [o for o in tables[r.game_id] if o.user_id != user.pk],
+            "uncounted": Game.Uncounted(r.uncounted).label if r.uncounted else "",
+        }
         for r in page.object_list
     ]
     return page
@@ -49,6 +57,8 @@ def player_stats(user: User) -> dict[str, Any]:
         averages[f"multi_{key}"] = Avg(key, filter=multi & only)
         averages[f"solo_{key}"] = Avg(key, filter=solo & only)
     totals = SeatResult.objects.filter(user=user).aggregate(
+        finished=Count("pk", filter=~Q(pool=Pool.SOLO)),
+        solo_finished=Count("pk", filter=Q(pool=Pool.SOLO)),
         games=Count("pk", filter=multi),
         wins=Count("pk", filter=multi & Q(place=1)),
         best=Max("total", filter=multi),

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Prefetch, Q
 
-from games import engine, services
+from games import engine, results
 from games.models import Game, Seat
 from games.narration import seat_mark
 from records import ratings
@@ -51,17 +51,9 @@ def pool_of(game: Game, seats: Iterable[Seat]) -> str:
 
 def counts_for_ratings(game: Game, seats: list[Seat]) -> bool:
     """Whether a finished game moves ratings, wins and leaderboards (and, solo, the high scores
-    and suns): not abandoned, not a resigned solo game, and every person at the table played at
-    least `services.MIN_OWN_TURNS` turns of their own. Any further condition on rated play
-    belongs here, the one place both the recorder and the rebuild ask."""
-    if game.end_reason == Game.EndReason.ABANDONED:
-        return False
-    if game.solo and any(seat.left for seat in seats):
-        return False
-    # Rated play needs a confirmed email address (issue 12: no farming with throwaway accounts).
-    if not all(seat.user.can_play_rated for seat in seats if not seat.user.is_bot):
-        return False
-    return services.played_enough(seats)
+    and suns): what the writer decided and stored when the game ended (games.results), so the
+    recorder, the rebuild and every page agree, whatever happened to the accounts since."""
+    return results.counts(game)
 
 
 def results_for(game: Game, seats: list[Seat], pool: str) -> list[SeatResult]:

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import engine
+from games import engine, results
 from games.models import Game, Move, Seat
+from games.models.replaying import replay_log
 from games.narration import describe, end_words
-from games.presenters import CATEGORIES, score_rows
-from games.replaying import replay_log
-from games.services import SITE_EVENTS
-from games.svg import board_svg
+from games.pictures.boards import board_svg
+from games.pictures.sprite import sprite_url
+from games.presenters.game import CATEGORIES, score_rows
+from games.results import SITE_EVENTS
 from records.models import SeatResult
-from records.services import counts_for_ratings, pool_of, results_for
+from records.services import pool_of, results_for
 
 
 def _names(seats: list[Seat]) -> dict[int, str]:
@@ -51,7 +52,7 @@ def score_sheet(game: Game, seats: list[Seat]) -> dict[str, Any]:
                     pview["cube_hexes"],
                     emphasis=[cell_names[i] for i in sheets[column.position].river_path],
                     title=f"{name}'s board",
-                    sprite=True,
+                    sprite=sprite_url(),
                 ),
             }
         )
@@ -65,7 +66,8 @@ def score_sheet(game: Game, seats: list[Seat]) -> dict[str, Any]:
         "provisional": provisional,
         "suns": columns[0].suns if game.solo else None,
         "end_words": end_words(game, seats),
-        "counts": counts_for_ratings(game, seats),
+        "counting": results.counting_sentence(game, seats),
+        "ranking_rule": results.RANKING_RULE[:1].lower() + results.RANKING_RULE[1:],
     }
 
 
@@ -97,7 +99,7 @@ def replay(game: Game, seats: list[Seat], moves: list[Move], upto: int) -> dict[
                     pview["stacks"],
                     pview["cube_hexes"],
                     title=f"{name}'s board",
-                    sprite=True,
+                    sprite=sprite_url(),
                     compact=len(view["players"]) > 2,
                 ),
             }

@@ -6,7 +6,8 @@ in CI (CI=true), where a missing service fails the test and any skip at all fail
 The suite runs in parallel processes (pytest-xdist, `-n auto` in pyproject.toml). pytest-django
 gives each its own test database; `tests.parallel` gives each its own Redis database. After a
 transactional test, PostgreSQL is emptied with DELETE rather than TRUNCATE (`tests.fast_flush`),
-and the cards and bots of the data migrations are put back (`tests.reference_data`).
+and the cards and bots of the data migrations are put back (`tests.reference_data`). Tasks run
+in-process and, without Redis, the cache is each process's memory (`tests.in_process`).
 """
 
 import os
@@ -19,9 +20,13 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from tests import fast_flush, parallel, reference_data
+from tests import fast_flush, in_process, parallel, reference_data
 from tests.factories import UserFactory
 
+# The browser fixtures (browser, new_page, page, screenshots), for every folder's browser tests.
+pytest_plugins = ["tests.browsers"]
+
+in_process.run_tasks_in_process()
 parallel.use_own_redis_database()
 fast_flush.install()
 reference_data.install()
@@ -84,9 +89,24 @@ def stranger(db):
     return UserFactory(username="mallory", display_name="Mallory")
 
 
+@pytest.fixture
+def carol(db):
+    """A third player, for tables of three and friends of friends."""
+    return UserFactory(username="carol", display_name="Carol")
+
+
+@pytest.fixture
+def game(player, other_player):
+    """A two-player game started between `player` and `other_player` (random seat order)."""
+    from tests.games.helpers import start_game
+
+    return start_game(player, other_player)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def celery_runs_tasks_in_process():
-    """Tests run tasks eagerly even when REDIS_URL is set (CI); the worker test opts out."""
+    """Tests run tasks eagerly even when REDIS_URL is set (CI); the worker tests opt out.
+    (Set again here: tests.in_process did it at import, and a test may have changed it.)"""
     from harmonies_site.celery import app
 
     app.conf.task_always_eager = True
@@ -99,12 +119,13 @@ def fresh_cache():
     """Each test starts with an empty cache: ids are reused between tests, cached versions not."""
     from django.core.cache import cache
 
-    from games.shared_parts import logs, pictures
+    from games.presenters.shared_parts import logs, pictures
 
     cache.clear()
     pictures.clear()
     logs.clear()
     yield
+    cache.clear()  # rate-limit counts and published versions stay with the test that made them
 
 
 @pytest.fixture(autouse=True, scope="session")

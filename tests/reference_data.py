@@ -17,9 +17,9 @@ def restore(sender, using: str = "default", **kwargs) -> None:
     if sender.label != "games":  # post_migrate is sent once per app: act once per flush
         return
     from accounts.models import User
-    from games.bot_players import NAMES, bot_user
-    from games.catalogue import sync_cards
     from games.models import Card
+    from games.models.catalogue import sync_cards
+    from games.services.bots import NAMES, bot_user
 
     if not Card.objects.using(using).exists():
         sync_cards(Card)

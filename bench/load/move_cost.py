@@ -48,9 +48,9 @@ from django.template.backends.django import Template as DjangoTemplate  # noqa: 
 from django.test import Client  # noqa: E402
 
 from games import engine, presence, queue  # noqa: E402
-from games import views as game_views  # noqa: E402
 from games.models import Game  # noqa: E402
 from games.services import boards, core, turns  # noqa: E402
+from games.views import game as game_views  # noqa: E402
 
 MODEL_BACKEND = "accounts.backends.PlayerBackend"  # the site's one log-in backend (settings)
 OTHER = "other (middleware, session, view, response)"
@@ -113,17 +113,17 @@ class Phases:
 def instrument(phases: Phases) -> None:
     """Time each phase of a move by wrapping the functions that do it, where they are looked up."""
     wrap = phases.wrap
-    wrap(turns, "_locked", "lock and load (game row, FOR UPDATE)")
-    wrap(turns, "_seating", "lock and load (seats and users)")
+    wrap(turns, "locked", "lock and load (game row, FOR UPDATE)")
+    wrap(turns, "table_and_seat", "lock and load (seats and users)")
     wrap(Game, "engine_state", "state parse (engine_state)")
-    wrap(turns, "_parse_action", "engine validate/apply")
+    wrap(turns, "parse_action", "engine validate/apply")
     wrap(engine, "apply", "engine validate/apply")
     wrap(turns, "move_detail", "narration (move_detail)")
-    wrap(turns, "_log_moves", "writes: move row (and the kept moves)")
-    wrap(turns, "_save_state", "writes: state, turn clock, game row")
+    wrap(turns, "log_moves", "writes: move row (and the kept moves)")
+    wrap(turns, "save_state", "writes: state, turn clock, game row")
     wrap(engine, "state_to_json", "state serialise (state_to_json)")
     wrap(boards.Board, "save", "writes: board row (end of turn)")
-    wrap(core, "_start_turn_clock", "writes: turn clock (next seat, reminders)")
+    wrap(core, "start_turn_clock", "writes: turn clock (next seat, reminders)")
     wrap(Game, "save", "writes: state, turn clock, game row")
     wrap(connection, "commit", "commit")
     wrap(core, "remember_version", "on_commit: version to Redis")
@@ -133,7 +133,7 @@ def instrument(phases: Phases) -> None:
     wrap(auth, "get_user", "session and user (as on every page)")
     wrap(GZipMiddleware, "process_response", "gzip (middleware)")
     wrap(DjangoTemplate, "render", "fragments: templates")
-    # The game page's fragments are Jinja2 blocks (harmonies_site/jinja.py), looked up in views.
+    # The game page's fragments are Jinja2 blocks (games/jinja.py), looked up in views.
     wrap(game_views, "render_blocks", "fragments: templates")
     wrap(game_views, "render_page", "fragments: templates")
 

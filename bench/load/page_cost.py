@@ -30,9 +30,9 @@ django.setup()
 
 from django.test import Client, RequestFactory  # noqa: E402
 
+from games.jinja import render_page  # noqa: E402
 from games.models import Game  # noqa: E402
-from games.presenters import game_page  # noqa: E402
-from harmonies_site.jinja import render_page  # noqa: E402
+from games.presenters.game import game_page  # noqa: E402
 
 MODEL_BACKEND = "accounts.backends.PlayerBackend"  # the site's one log-in backend (settings)
 
@@ -67,7 +67,7 @@ def main() -> None:
             whole.append(time.process_time() - started)
             assert response.status_code == 200, response
         print(f"{label} ({len(games)} games)")
-        print(f"  presenter (games.presenters.game_page)  {ms(presenter)}")
+        print(f"  presenter (games.presenters.game.game_page)  {ms(presenter)}")
         print(f"  template (Jinja2 games/game.html)       {ms(template)}")
         print(f"  whole request (test client, 5 queries)  {ms(whole)}")
 

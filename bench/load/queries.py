@@ -23,8 +23,9 @@ from django.db.models import Count  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-from games import presence, services  # noqa: E402
+from games import presence  # noqa: E402
 from games.models import Game  # noqa: E402
+from games.models.versions import version_cache_key  # noqa: E402
 
 MODEL_BACKEND = "accounts.backends.PlayerBackend"  # the site's one log-in backend (settings)
 
@@ -64,7 +65,7 @@ def main() -> None:
         poll = f"/games/{game.pk}/poll/?v={game.version}&p={token}"
         n, status = count(Client(HTTP_HOST="127.0.0.1"), poll)
         print(f"poll       {game.players} players, cached version: {n} queries (HTTP {status})")
-        cache.delete(services.version_cache_key(game.pk))
+        cache.delete(version_cache_key(game.pk))
         with CaptureQueriesContext(connection) as queries:
             Client(HTTP_HOST="127.0.0.1").get(poll)
         print(f"poll       {game.players} players, version not cached: {len(queries)} queries")

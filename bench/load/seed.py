@@ -36,10 +36,11 @@ from django.utils.crypto import get_random_string  # noqa: E402
 
 from accounts.identity import canonical_username, username_skeleton  # noqa: E402
 from accounts.models import User  # noqa: E402
-from games import engine, presence, recap, recent_moves, services  # noqa: E402
-from games.models import Board, Game, Move, Seat  # noqa: E402
+from games import engine, presence, services  # noqa: E402
+from games.models import Board, Game, Move, Seat, recent_moves  # noqa: E402
+from games.models.versions import remember_talk_version, remember_version  # noqa: E402
 from games.narration import move_detail  # noqa: E402
-from games.services import talk  # noqa: E402
+from games.presenters import recap  # noqa: E402
 
 MODEL_BACKEND = "accounts.backends.PlayerBackend"  # the site's one log-in backend (settings)
 
@@ -130,7 +131,7 @@ def fast_forward(game: Game, users_by_seat: dict, actions: list[engine.Action]) 
         seats = list(game.seats.all())
         for seat in seats:
             seat.seen_move = last_seen.get(seat.position, 0)
-            if seat.position in seen_states:  # as games.recap.mark_seen keeps them
+            if seat.position in seen_states:  # as games.presenters.recap.mark_seen keeps them
                 seat.seen_boards = recap.seen_boards(seen_states[seat.position], seat.position)
         Seat.objects.bulk_update(seats, ["seen_move", "seen_boards"])
         recent_moves.remember(game, moves[-recent_moves.KEPT :])
@@ -140,8 +141,8 @@ def fast_forward(game: Game, users_by_seat: dict, actions: list[engine.Action]) 
         game.current_seat = state.current_seat
         game.turn_started_at = turn_started
         game.save()
-    services.remember_version(game.pk, game.version)
-    talk.remember_talk_version(game.pk, game.talk_version)  # the poll compares both
+    remember_version(game.pk, game.version)
+    remember_talk_version(game.pk, game.talk_version)  # the poll compares both
 
 
 def main() -> None:

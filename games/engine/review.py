@@ -15,7 +15,7 @@ machine's speed never cuts a search short.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -115,44 +115,54 @@ def review_turns(
     *,
     turns: Iterable[int] | None = None,
     bot: HardBot | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> list[TurnReview]:
-    """The review of `seat`'s turns (all, or those numbered in `turns`) in a recorded game."""
+    """The review of `seat`'s turns (all, or those numbered in `turns`) in a recorded game.
+    Each takes the bot seconds: `progress(n)` is told after each, n counting those gone
+    through so far, so that a page can say how far it has got."""
     wanted = None if turns is None else set(turns)
     bot = bot or HardBot(budget=REVIEW_BUDGET)
     reviews = []
+    seen = 0
     for start, played, after in _turns(config, seed, actions):
-        if (
-            start.current_seat != seat
-            or not played
-            or (wanted is not None and start.turn not in wanted)
-        ):
+        if start.current_seat != seat or (wanted is not None and start.turn not in wanted):
             continue
-        before = start
-        if isinstance(played[0], ChooseSpirit):
-            # The spirit kept is the player's choice for both: the turn proper starts after it.
-            before = apply(before, played[0])
-            played = played[1:]
-        if not played:
-            continue
-        view = view_for(before, seat)
-        plan = suggest(view, decision_rng(seed, start.turn, seat), bot)
-        # Both turns valued in the world the bot planned in (the generator's first draw), by
-        # the evaluation it plays by.
-        world = sample_state(view, decision_rng(seed, start.turn, seat))
-        ctx = context(world, bot.settings, focused=False)
-        mine, its = after.players[seat], plan.state.players[seat]
-        reviews.append(
-            TurnReview(
-                turn=start.turn,
-                played=tuple(played),
-                suggested=tuple(plan.actions),
-                played_value=_value(ctx, mine),
-                suggested_value=_value(ctx, its),
-                played_points=score_sheet(after, seat).total,
-                suggested_points=score_sheet(plan.state, seat).total,
-                played_player=mine,
-                suggested_player=its,
-                before=before,
-            )
-        )
+        review = _review_turn(seed, seat, start, played, after, bot)
+        if review is not None:
+            reviews.append(review)
+        seen += 1
+        if progress is not None:
+            progress(seen)
     return reviews
+
+
+def _review_turn(
+    seed: int, seat: int, start: GameState, played: list[Action], after: GameState, bot: HardBot
+) -> TurnReview | None:
+    """One turn beside the bot's choice from the same view; None if nothing was played."""
+    before = start
+    if played and isinstance(played[0], ChooseSpirit):
+        # The spirit kept is the player's choice for both: the turn proper starts after it.
+        before = apply(before, played[0])
+        played = played[1:]
+    if not played:
+        return None
+    view = view_for(before, seat)
+    plan = suggest(view, decision_rng(seed, start.turn, seat), bot)
+    # Both turns valued in the world the bot planned in (the generator's first draw), by the
+    # evaluation it plays by.
+    world = sample_state(view, decision_rng(seed, start.turn, seat))
+    ctx = context(world, bot.settings, focused=False)
+    mine, its = after.players[seat], plan.state.players[seat]
+    return TurnReview(
+        turn=start.turn,
+        played=tuple(played),
+        suggested=tuple(plan.actions),
+        played_value=_value(ctx, mine),
+        suggested_value=_value(ctx, its),
+        played_points=score_sheet(after, seat).total,
+        suggested_points=score_sheet(plan.state, seat).total,
+        played_player=mine,
+        suggested_player=its,
+        before=before,
+    )

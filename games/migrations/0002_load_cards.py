@@ -2,7 +2,7 @@ from django.db import migrations
 
 
 def load_cards(apps, schema_editor):
-    from games.catalogue import sync_cards
+    from games.models.catalogue import sync_cards
 
     sync_cards(apps.get_model("games", "Card"))
 

@@ -104,7 +104,8 @@ class Game(models.Model):
     # Moves logged so far: the next one is number move_count + 1, known without counting the
     # log while the row is locked.
     move_count = models.PositiveIntegerField(default=0)
-    # The newest moves of the log, kept by the writer with every move (games/recent_moves.py).
+    # The newest moves of the log, kept by the writer with every move
+    # (games/models/recent_moves.py).
     recent_moves = models.TextField(blank=True, default="")
     current_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
@@ -121,11 +122,22 @@ class Game(models.Model):
     # Stored by the writer in the transaction that finishes the game, with every seat's rank.
     end_reason = models.CharField(max_length=10, blank=True, default="", choices=EndReason.choices)
     # Whose leaving ended the game (the resigner, the dropped or timed-out player), and on which
-    # turn: the words "Bob resigned on turn 4" come from these.
+    # turn: the words "Bob resigned in round 4" come from these.
     ended_by = models.ForeignKey(
         "Seat", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     ended_on_turn = models.PositiveIntegerField(null=True, blank=True)
+
+    class Uncounted(models.TextChoices):
+        COUNTS = "", "Counts"
+        ABANDONED = "abandoned", "Abandoned before everyone played 3 turns"
+        SOLO_RESIGNED = "solo_resigned", "A resigned solo game"
+        UNCONFIRMED = "unconfirmed", "An email address at the table was not confirmed"
+        FEW_TURNS = "few_turns", "A player played fewer than 3 turns of their own"
+
+    # Why the game counts for no wins, ratings or records ("" when it counts), decided by
+    # games.results when it ends and stored with the ranks: every page and email reads this one.
+    uncounted = models.CharField(max_length=13, blank=True, default="", choices=Uncounted.choices)
 
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -234,8 +246,8 @@ class Seat(models.Model):
     # The game's move_count when this player last had the game page in front of them: what came
     # after is shown as "since your last visit", whatever the device or the link they come from.
     seen_move = models.PositiveIntegerField(default=0)
-    # The other players' boards as this player saw them then (games/recap.py): JSON text, read
-    # only by this player's next look, so the game page's seats query parses none of it.
+    # The other players' boards as this player saw them then (games/presenters/recap.py): JSON
+    # text, read only by this player's next look, so the game page's seats query parses none of it.
     seen_boards = models.TextField(blank=True, default="")
     # Claimed before the "table cancelled" email is sent to this player.
     cancel_emailed_at = models.DateTimeField(null=True, blank=True)
@@ -258,10 +270,3 @@ class Seat(models.Model):
     def left(self) -> bool:
         """Resigned or dropped: the seat can do nothing more in this game."""
         return self.resigned_at is not None or self.dropped_at is not None
-
-    @property
-    def left_at(self):
-        """When the player stopped counting as one who finished: resigned, dropped, or first
-        timed out (ranked after everyone who did not, the latest to leave first)."""
-        times = [t for t in (self.resigned_at, self.dropped_at, self.timed_out_at) if t]
-        return min(times) if times else None

@@ -8,6 +8,10 @@ from django.utils import timezone
 
 from .game import Game
 
+# Moves the site logs beside the engine's actions (a resignation, an ended game, a dropped
+# player): part of the history, never replayed by the engine.
+SITE_EVENTS = frozenset({"resign", "end_game", "drop"})
+
 
 class Move(models.Model):
     """The append-only move log: one engine action, in order. Never updated or deleted."""
@@ -76,6 +80,9 @@ class Review(models.Model):
     position = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     turns = models.JSONField(default=list, help_text="engine.review.TurnReview JSON, by turn.")
+    # How far the task has got, for the page that waits: "Reviewing: turn 3 of 12".
+    turns_total = models.PositiveSmallIntegerField(default=0)
+    turns_done = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.conf import settings
+from django.core import signing
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
@@ -93,3 +94,13 @@ class Message(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id} message {self.pk}"
+
+
+# The signature of one invitation's own link: made when its email is written (games.mail.tables),
+# read by the writer when someone follows it (games.services.invitations.invitation_from_token).
+TOKEN_SALT = "games.invitation"
+
+
+def invitation_token(invitation: Invitation) -> str:
+    """The signed token of an invitation's own link (Join and Decline in its email)."""
+    return signing.dumps(invitation.pk, salt=TOKEN_SALT)

@@ -4,8 +4,10 @@ Every change locks the game row, checks who is asking and what page they acted f
 lets the engine judge the action, appends the move, saves state and version together, and queues
 side effects after the commit. Views call these functions and turn `GameError` into HTTP.
 
-The package is split by concern; everything public is imported here, so callers use
-`from games import services; services.play(...)`.
+The package is split by concern; every write and every refusal is imported here, so callers use
+`from games import services; services.play(...)`. What the writer's modules share (the lock, the
+version, saving a state) is `games.services.core`, their internal API. Reads live below: how a
+result counts is games.results, what the poll compares games.models.versions.
 """
 
 from games.services.absent import (
@@ -20,20 +22,7 @@ from games.services.absent import (
     timed_out,
 )
 from games.services.away import move_turn_clocks
-from games.services.core import (
-    MIN_OWN_TURNS,
-    SITE_EVENTS,
-    STAND_IN_POLICY,
-    VERSION_CACHE_SECONDS,
-    cached_version,
-    in_seat_order,
-    is_automatic,
-    own_turns,
-    placing,
-    played_enough,
-    remember_version,
-    version_cache_key,
-)
+from games.services.core import STAND_IN_POLICY, in_seat_order, is_automatic
 from games.services.errors import (
     CANCELLED,
     Conflict,
@@ -46,9 +35,9 @@ from games.services.errors import (
 )
 from games.services.invitations import (
     MAX_PENDING_INVITATIONS,
+    claim_invitations,
     decline_invitation,
     invitation_from_token,
-    invitation_token,
     invite,
     pending_invitations,
 )
@@ -68,10 +57,7 @@ __all__ = [
     "MAX_BOT_GAMES",
     "MAX_OPEN_TABLES",
     "MAX_PENDING_INVITATIONS",
-    "MIN_OWN_TURNS",
-    "SITE_EVENTS",
     "STAND_IN_POLICY",
-    "VERSION_CACHE_SECONDS",
     "Conflict",
     "GameError",
     "NotAllowed",
@@ -80,8 +66,8 @@ __all__ = [
     "RuleViolation",
     "StaleVersion",
     "act_on_timeout",
-    "cached_version",
     "cancel_game",
+    "claim_invitations",
     "create_game",
     "decline_invitation",
     "due_timeouts",
@@ -89,7 +75,6 @@ __all__ = [
     "finalize",
     "in_seat_order",
     "invitation_from_token",
-    "invitation_token",
     "invite",
     "is_automatic",
     "join_game",
@@ -97,17 +82,12 @@ __all__ = [
     "leaving_ends_game",
     "move_turn_clocks",
     "overdue_automatic_turns",
-    "own_turns",
     "pending_invitations",
-    "placing",
     "play",
     "play_again",
     "play_automatic_turn",
-    "played_enough",
     "rematch_of",
-    "remember_version",
     "resign",
     "skip_turn",
     "timed_out",
-    "version_cache_key",
 ]

@@ -15,15 +15,15 @@ from games.narration import move_detail
 from games.queue import enqueue
 from games.services.core import (
     STAND_IN_POLICY,
-    _bump,
-    _check_version,
-    _finish,
-    _locked,
-    _log_moves,
-    _next_seq,
-    _save_state,
-    _seating,
+    bump,
+    check_version,
+    finish,
     is_automatic,
+    locked,
+    log_moves,
+    next_seq,
+    save_state,
+    table_and_seat,
 )
 from games.services.errors import Conflict, GameError
 
@@ -46,7 +46,7 @@ def play_automatic_turn(game_id: int, turn: int) -> bool:
     decided_on = game.version
     decided = _decide_turn(game, due[0], due[1])
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked(game_id)
         due = _automatic_turn_due(game, turn)
         if due is None:
             return False
@@ -91,15 +91,13 @@ def overdue_automatic_turns(now, *, grace: timedelta = timedelta(minutes=1)) -> 
 
 def skip_turn(*, game_id: int, user: User, expected_version: object) -> Game:
     """Another player moves a timed-out game on: a stand-in plays the absent player's turn."""
-    from games import tasks
-
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked(game_id)
         seats, _seat = _check_can_act_on_timeout(game, user, expected_version)
         late = next(s for s in seats if s.position == game.current_seat)
         turn = game.engine_state().turn
         _stand_in_for_late(game, late, requested_by=user.public_name)
-        enqueue(tasks.notify_timeout, game.pk, turn)  # everyone hears it, as from the sweep
+        enqueue("games.notify_timeout", game.pk, turn)  # everyone hears it, as from the sweep
     return game
 
 
@@ -107,7 +105,7 @@ def end_stalled_game(*, game_id: int, user: User, expected_version: object) -> G
     """Another player ends a timed-out game: it is scored as the boards stand, and the player
     whose time ran out is ranked with those who left."""
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked(game_id)
         seats, seat = _check_can_act_on_timeout(game, user, expected_version)
         late = next(s for s in seats if s.position == game.current_seat)
         _mark_timed_out(late, missed=True)
@@ -119,10 +117,8 @@ def end_stalled_game(*, game_id: int, user: User, expected_version: object) -> G
 def act_on_timeout(game_id: int, turn: int) -> bool:
     """The timeout sweep: the turn `turn` passed its limit, so do what the creator chose (a
     stand-in plays it, or the late player is dropped). False when it is no longer due."""
-    from games import tasks
-
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked(game_id)
         if not timed_out(game):
             return False
         state = game.engine_state()
@@ -143,7 +139,7 @@ def act_on_timeout(game_id: int, turn: int) -> bool:
                 _play_turn_for(game, state, policy=STAND_IN_POLICY, detail={"automatic": True})
         else:
             _stand_in_for_late(game, late, requested_by="")
-        enqueue(tasks.notify_timeout, game.pk, turn)
+        enqueue("games.notify_timeout", game.pk, turn)
     return True
 
 
@@ -168,8 +164,8 @@ def resign(*, game_id: int, user: User) -> Game:
     otherwise the stand-in plays the resigned seat's turns. The resigner ranks after everyone
     who did not leave."""
     with transaction.atomic():
-        game = _locked(game_id)
-        seats, seat = _seating(game, user)
+        game = locked(game_id)
+        seats, seat = table_and_seat(game, user)
         if game.status == Game.Status.FINISHED:
             raise Conflict("This game is over: there is nothing left to resign from.")
         if game.status != Game.Status.ACTIVE:
@@ -185,7 +181,7 @@ def resign(*, game_id: int, user: User) -> Game:
             if state.current_seat == seat.position:
                 _play_turn_for(game, state, policy=STAND_IN_POLICY, detail={"automatic": True})
             else:
-                _bump(game)
+                bump(game)
                 game.save()
     return game
 
@@ -209,13 +205,13 @@ def _refuse_if_left(seat: Seat) -> None:
 def _check_can_act_on_timeout(
     game: Game, user: User, expected_version: object
 ) -> tuple[list[Seat], Seat]:
-    seats, seat = _seating(game, user)
+    seats, seat = table_and_seat(game, user)
     if game.status == Game.Status.FINISHED:
         raise Conflict("This game is over.")
     if game.status != Game.Status.ACTIVE:
         raise Conflict("This game is not in progress.")
     _refuse_if_left(seat)
-    _check_version(game, expected_version)
+    check_version(game, expected_version)
     if seat.position == game.current_seat:
         raise Conflict("It is your own turn: play it rather than skip it.")
     if not timed_out(game):
@@ -269,7 +265,7 @@ def _log_turn(
         moves.append(
             Move(
                 game=game,
-                seq=_next_seq(game),
+                seq=next_seq(game),
                 seat=seat,
                 user=None,
                 turn=turn,
@@ -278,24 +274,24 @@ def _log_turn(
             )
         )
         state = after
-    _log_moves(game, moves)
-    _save_state(game, before, state)
+    log_moves(game, moves)
+    save_state(game, before, state)
 
 
 def _log_site_event(game: Game, seat: Seat, kind: str) -> None:
     event = Move(
         game=game,
-        seq=_next_seq(game),
+        seq=next_seq(game),
         seat=seat.position,
         user=seat.user,
         turn=game.engine_state().turn,
         action={"type": kind},
     )
-    _log_moves(game, [event])
+    log_moves(game, [event])
 
 
 def _finish_early(game: Game, *, reason: str, ended_by: Seat) -> None:
     """The game ends before the rules end it: scored as the boards stand, results stored now."""
-    _finish(game, game.engine_state(), reason=reason, ended_by=ended_by)
-    _bump(game)
+    finish(game, game.engine_state(), reason=reason, ended_by=ended_by)
+    bump(game)
     game.save()

@@ -24,7 +24,8 @@ from games.engine.bots.players import SPIRIT_WORTH
 from games.models import Game, Move, Review, Seat
 from games.narration import describe, move_detail
 from games.queue import enqueue, send_now
-from games.services.core import SITE_EVENTS, _seating
+from games.results import SITE_EVENTS
+from games.services.core import table_and_seat
 from games.services.errors import Conflict, NotAllowed, NotFound
 
 logger = logging.getLogger(__name__)
@@ -32,13 +33,14 @@ logger = logging.getLogger(__name__)
 # A review still "running" this long after it started was lost with its worker: run it again.
 STALE_REVIEW = timedelta(minutes=30)
 HINT_CACHE_SECONDS = 60 * 60
+PLACING = (engine.PlaceToken, engine.PlaceCube)
 
 
 def _seat_in(game_id: int, user: User) -> tuple[Game, list[Seat], Seat]:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise NotFound("There is no such game.")
-    return game, *_seating(game, user)
+    return game, *table_and_seat(game, user)
 
 
 def review_for(game_id: int, user: User) -> tuple[Game, Seat, Review | None]:
@@ -52,8 +54,6 @@ def review_for(game_id: int, user: User) -> tuple[Game, Seat, Review | None]:
 def request_review(game_id: int, user: User) -> Review:
     """Ask for the review of one's own turns; asking again (or twice at once) changes nothing,
     unless the last attempt failed or was lost with its worker."""
-    from games import tasks
-
     game, seat, _ = review_for(game_id, user)
     with transaction.atomic():
         review, created = Review.objects.get_or_create(game=game, position=seat.position)
@@ -65,7 +65,7 @@ def request_review(game_id: int, user: User) -> Review:
             Review.objects.filter(pk=review.pk).update(status=Review.Status.PENDING)
             review.status = Review.Status.PENDING
         if created or retry:
-            enqueue(tasks.review_seat, review.pk)
+            enqueue("games.review_seat", review.pk)
     return review
 
 
@@ -102,6 +102,9 @@ def make_review(review_id: int) -> bool:
     review = Review.objects.select_related("game").get(pk=review_id)
     game = review.game
     seat = game.seats.get(position=review.position)
+    own = own_turns_of(game, seat)
+    progress = Review.objects.filter(pk=review_id)
+    progress.update(turns_total=len(own), turns_done=0)
     try:
         actions = [
             engine.action_from_json(raw)
@@ -109,7 +112,13 @@ def make_review(review_id: int) -> bool:
             if raw.get("type") not in SITE_EVENTS
         ]
         turns = engine_review.review_turns(
-            game.config, game.seed, actions, review.position, turns=own_turns_of(game, seat)
+            game.config,
+            game.seed,
+            actions,
+            review.position,
+            turns=own,
+            # Each turn is seconds of search: the waiting page reads how far it has got.
+            progress=lambda done: progress.update(turns_done=done),
         )
     except Exception:
         logger.exception("the review of seat %s in game %s failed", review.position, game.pk)
@@ -159,15 +168,25 @@ def _hint_seat(game_id: int, user: User) -> tuple[Game, Seat]:
 
 
 def hint(game_id: int, user: User) -> dict[str, Any] | None:
-    """The hint for the current position if it is ready, else None after asking for it."""
-    from games import tasks
-
+    """The hint for the current position if it is ready, else None after asking for it (a
+    worker makes it: the answer does not wait for the bot's seconds of search)."""
     game, _seat = _hint_seat(game_id, user)
     found = _cached_hint(game.pk, game.version)
     if found is None and _first_to_ask(game.pk, game.version):
-        send_now(tasks.make_hint, game.pk, game.version)  # nothing to commit first
+        send_now("games.make_hint", game.pk, game.version)  # nothing to commit first
         found = _cached_hint(game.pk, game.version)  # made at once where tasks run eagerly
     return found
+
+
+def hint_state(game_id: int, version: int) -> tuple[dict[str, Any] | None, bool]:
+    """For the game page: the hint for this version if made, and whether one was asked for
+    (the page then waits for it). One cache read; never asks for a hint."""
+    key = hint_key(game_id, version)
+    try:
+        found = cache.get_many([key, f"{key}:asked"])
+    except Exception:
+        return None, False
+    return found.get(key), bool(found.get(f"{key}:asked"))
 
 
 def _first_to_ask(game_id: int, version: int) -> bool:
@@ -203,8 +222,12 @@ def make_hint(game_id: int, version: int) -> bool:
         plan = engine_review.suggest(view, rng)
         actions, start = plan.actions, state
     steps = plan_in_words(start, actions)
+    # The hexes the plan fills, outlined on the player's board (of the steps that could be told).
+    cells = [a.cell for a in actions[: len(steps)] if isinstance(a, PLACING)]
     try:
-        cache.set(hint_key(game_id, version), {"steps": steps}, timeout=HINT_CACHE_SECONDS)
+        cache.set(
+            hint_key(game_id, version), {"steps": steps, "cells": cells}, timeout=HINT_CACHE_SECONDS
+        )
     except Exception:
         logger.warning("cache unavailable storing a hint for game %s", game_id)
         return False

@@ -1,9 +1,12 @@
 """Invitations to a table: who is invited, their signed links, declining, inviting more people.
 
 Apart from the table itself because an invitation has a life of its own: it goes to a player by
-username or to anyone by email address (an address that belongs to a player invites that player),
-it expires, it can be declined, and its link must be checked again when used. The emails are queued
-after the commit to `games.table_mail` through the tasks.
+username or to anyone by email address, it expires, it can be declined, and its link must be checked
+again when used. An address invites the account that has confirmed it, and only that one: an
+invitation to an address nobody has confirmed stays the address's (`claim_invitations` gives it to
+the account that confirms it later), so whoever signs up first with someone else's address receives
+nothing. The signed link itself still lets whoever holds it take the seat. The emails are queued
+after the commit to `games.mail.tables` through the tasks.
 """
 
 from collections.abc import Iterable
@@ -16,14 +19,13 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import INVITATION_LIFETIME, Game, Invitation
+from games.models.social import TOKEN_SALT
 from games.queue import enqueue
-from games.services.core import _bump, _lock_player, _locked
+from games.services.core import bump, lock_player, locked
 from games.services.errors import CANCELLED, Conflict, GameError, NotAllowed, NotFound
 
 # A cap against abuse: one account must not fill others' My games.
 MAX_PENDING_INVITATIONS = 50  # invitations sent and not yet answered, across all tables
-
-_TOKEN_SALT = "games.invitation"
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,8 @@ class Invitee:
 
 
 def invitees_for(users: Iterable[User] = (), emails: Iterable[str] = ()) -> list[Invitee]:
-    """Players and addresses as invitees, each person once; an address of a player is that player.
+    """Players and addresses as invitees, each person once; an address a player has confirmed is
+    that player (one merely typed into an account is still just an address).
 
     Naming the same person twice (two spellings of a name, an address in another case, a name and
     that player's address) is refused in words: the creator meant one seat, not two.
@@ -50,7 +53,7 @@ def invitees_for(users: Iterable[User] = (), emails: Iterable[str] = ()) -> list
         found.append(Invitee(user=user))
     for raw in emails:
         email = raw.strip().lower()
-        user = User.objects.filter(email__iexact=email, is_active=True).first()
+        user = _owner_of(email)
         found.append(Invitee(user=user) if user else Invitee(email=email))
     for invitee in found:
         if invitee.user is not None and invitee.user.is_bot:
@@ -60,6 +63,34 @@ def invitees_for(users: Iterable[User] = (), emails: Iterable[str] = ()) -> list
             raise GameError(f"{invitee.name} is named twice: one invitation each.")
         seen.add(key)
     return found
+
+
+def _owner_of(email: str) -> User | None:
+    """The active account that has confirmed this address, if any (at most one can)."""
+    return User.objects.filter(
+        email__iexact=email, email_confirmed_at__isnull=False, is_active=True
+    ).first()
+
+
+def claim_invitations(user: User) -> list[Invitation]:
+    """The invitations waiting for the address `user` has just confirmed become theirs: they show
+    in My games like any other. Called in the transaction that confirms the address; an invitation
+    to a table where they already sit or are already invited by name is left to the address."""
+    if not user.email or user.email_confirmed_at is None:
+        return []
+    claimed = []
+    waiting = pending_invitations().filter(user__isnull=True, email__iexact=user.email)
+    for invitation in waiting.select_related("invited_by").order_by("game_id"):
+        game = locked(invitation.game_id)  # in id order, as every writer locks games
+        if game.seats.filter(user=user).exists() or game.invitations.filter(user=user).exists():
+            continue
+        invitation.user, invitation.email = user, ""  # the address was only ever a way to them
+        invitation.save(update_fields=["user", "email"])
+        invitation.game = game
+        bump(game)  # the table's open pages now name the player, not "someone invited by email"
+        game.save()
+        claimed.append(invitation)
+    return claimed
 
 
 def pending_invitations(now=None) -> QuerySet[Invitation]:
@@ -72,16 +103,11 @@ def pending_invitations(now=None) -> QuerySet[Invitation]:
     )
 
 
-def invitation_token(invitation: Invitation) -> str:
-    """The signed token of an invitation's own link (Join and Decline in its email)."""
-    return signing.dumps(invitation.pk, salt=_TOKEN_SALT)
-
-
 def invitation_from_token(token: str) -> Invitation:
     """The invitation a link names, or a refusal that says what is wrong with the link."""
     try:
         invitation_id = signing.loads(
-            token, salt=_TOKEN_SALT, max_age=INVITATION_LIFETIME.total_seconds()
+            token, salt=TOKEN_SALT, max_age=INVITATION_LIFETIME.total_seconds()
         )
     except signing.SignatureExpired:
         raise Conflict("This invitation has expired: ask for a new one.") from None
@@ -106,7 +132,7 @@ def decline_invitation(
     by_link = invitation_from_token(invitation_token) if invitation_token else None
     with transaction.atomic():
         try:
-            game = _locked(game_id)
+            game = locked(game_id)
         except NotFound:
             raise NotFound("There is no such table.") from None
         if game.status == Game.Status.CANCELLED:
@@ -126,11 +152,9 @@ def decline_invitation(
             raise Conflict("You already declined this invitation.")
         invitation.declined_at = timezone.now()
         invitation.save(update_fields=["declined_at"])
-        _bump(game)
+        bump(game)
         game.save()
-        from games import tasks
-
-        enqueue(tasks.notify_invitation_declined, invitation.pk)
+        enqueue("games.notify_invitation_declined", invitation.pk)
     return invitation
 
 
@@ -144,8 +168,8 @@ def invite(
     """
     people = invitees_for(invitees, emails)
     with transaction.atomic():
-        _lock_player(by)
-        game = _locked(game_id)
+        lock_player(by)
+        game = locked(game_id)
         if game.status == Game.Status.CANCELLED:
             raise Conflict(CANCELLED)
         if game.created_by_id != by.pk:
@@ -159,7 +183,7 @@ def invite(
         for person in people:
             if person.user is not None and person.user.pk in seated:
                 raise GameError(f"{person.name} already has a seat at this table.")
-            if pending.filter(_same_person(person)).exists():
+            if pending.filter(same_person(person)).exists():
                 raise GameError(f"{person.name} is already invited to this table.")
         room = game.players - len(seated)
         if pending.count() + len(people) > room:
@@ -167,40 +191,41 @@ def invite(
             raise GameError(
                 f"This table has room for {free} more invitation{'' if free == 1 else 's'}."
             )
-        _check_pending_invitations(by, len(people))
-        sent = _create_invitations(game, by, people)
-        _bump(game)
+        check_pending_invitations(by, len(people))
+        sent = create_invitations(game, by, people)
+        bump(game)
         game.save()
     return sent
 
 
-def _same_person(person: Invitee) -> Q:
+def same_person(person: Invitee) -> Q:
+    """Invitations to the same person: a player, or the address they have confirmed."""
     if person.user is not None:
-        if not person.user.email:
+        if not person.user.email or person.user.email_confirmed_at is None:
             return Q(user=person.user)
         return Q(user=person.user) | Q(email__iexact=person.user.email, user__isnull=True)
-    return Q(email__iexact=person.email) | Q(user__email__iexact=person.email)
+    return Q(email__iexact=person.email) | Q(
+        user__email__iexact=person.email, user__email_confirmed_at__isnull=False
+    )
 
 
-def _create_invitations(game: Game, by: User, people: list[Invitee]) -> list[Invitation]:
+def create_invitations(game: Game, by: User, people: list[Invitee]) -> list[Invitation]:
     """New invitations (or a declined or expired one renewed), each emailed after the commit."""
-    from games import tasks
-
     now = timezone.now()
     sent = []
     for person in people:
-        earlier = game.invitations.filter(_same_person(person)).first()
+        earlier = game.invitations.filter(same_person(person)).first()
         if earlier is not None:  # declined or expired: a fresh invitation in its place
             earlier.delete()
         invitation = Invitation.objects.create(
             game=game, user=person.user, email=person.email, invited_by=by, created_at=now
         )
-        enqueue(tasks.notify_invitation, invitation.pk)
+        enqueue("games.notify_invitation", invitation.pk)
         sent.append(invitation)
     return sent
 
 
-def _check_pending_invitations(by: User, adding: int) -> None:
+def check_pending_invitations(by: User, adding: int) -> None:
     if not adding:
         return
     sent = pending_invitations().filter(invited_by=by).count()
@@ -211,7 +236,7 @@ def _check_pending_invitations(by: User, adding: int) -> None:
         )
 
 
-def _usable_invitation(game: Game, invitation_id: int, user: User) -> Invitation:
+def usable_invitation(game: Game, invitation_id: int, user: User) -> Invitation:
     """The emailed invitation, checked again under the game's lock."""
     invitation = Invitation.objects.filter(pk=invitation_id).first()
     if invitation is None:

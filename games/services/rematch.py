@@ -13,7 +13,7 @@ from django.db import transaction
 
 from accounts.models import User
 from games.models import Game
-from games.services.core import _locked
+from games.services.core import locked
 from games.services.errors import Conflict, NotAllowed
 from games.services.tables import create_game, join_game
 
@@ -26,7 +26,7 @@ def rematch_of(game: Game) -> Game | None:
 def play_again(*, game_id: int, user: User) -> Game:
     """The rematch of a finished game, created or joined by one of its players."""
     with transaction.atomic():
-        old = _locked(game_id)
+        old = locked(game_id)
         seats = list(old.seats.select_related("user"))
         if not any(seat.user_id == user.pk for seat in seats):
             raise NotAllowed("Only the players of this game can play it again.")

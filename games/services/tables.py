@@ -1,7 +1,7 @@
 """Creating and filling a table, until the game starts (or its creator cancels it).
 
 Who may take a seat besides the public is settled by invitations (see `invitations`). The creator's
-news of the table is queued after the commit to `games.table_mail` through the tasks.
+news of the table is queued after the commit to `games.mail.tables` through the tasks.
 """
 
 import logging
@@ -13,17 +13,18 @@ from django.db import transaction
 from accounts.models import User
 from games import engine
 from games.models import Game, Seat, names_in_words
+from games.models.versions import publish_version
 from games.queue import enqueue
-from games.services.core import _bump, _lock_player, _locked, _publish_version, _start_turn_clock
+from games.services.core import bump, lock_player, locked, start_turn_clock
 from games.services.errors import CANCELLED, Conflict, GameError, NotAllowed
 from games.services.invitations import (
     Invitee,
-    _check_pending_invitations,
-    _create_invitations,
-    _same_person,
-    _usable_invitation,
+    check_pending_invitations,
+    create_invitations,
     invitation_from_token,
     invitees_for,
+    same_person,
+    usable_invitation,
 )
 from games.services.seating import positions, seating_order
 
@@ -64,12 +65,12 @@ def create_game(
         raise GameError(f"A {players}-player game has room for {players - 1} other players.")
     starts_now = 1 + len(bots) == players
     with transaction.atomic():
-        _lock_player(creator)  # one creation at a time per player, so the caps hold under races
+        lock_player(creator)  # one creation at a time per player, so the caps hold under races
         if bots:
             _check_bot_games(creator)
         if not starts_now:
             _check_open_tables(creator)
-        _check_pending_invitations(creator, len(people))
+        check_pending_invitations(creator, len(people))
         game = Game.objects.create(
             created_by=creator,
             players=players,
@@ -83,10 +84,10 @@ def create_game(
         )
         Seat.objects.create(game=game, user=creator)
         Seat.objects.bulk_create(Seat(game=game, user=bot) for bot in bots)
-        _create_invitations(game, creator, people)
+        create_invitations(game, creator, people)
         if starts_now:
             _start(game, joined_by=creator)
-        _publish_version(game)
+        publish_version(game)
     return game
 
 
@@ -104,7 +105,7 @@ def join_game(
     """
     invitation = invitation_from_token(invitation_token) if invitation_token else None
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked(game_id)
         if game.status == Game.Status.CANCELLED:
             raise Conflict(CANCELLED)
         if game.seats.filter(user=user).exists():
@@ -112,7 +113,7 @@ def join_game(
         if game.status != Game.Status.OPEN:
             raise Conflict("This game has already started; its seats are taken.")
         if invitation is not None:
-            invitation = _usable_invitation(game, invitation.pk, user)
+            invitation = usable_invitation(game, invitation.pk, user)
         own = game.invitations.filter(user=user).first()
         invited = own is not None and own.declined_at is None and not own.is_expired()
         # As bytes: compare_digest raises TypeError on str with non-ASCII characters.
@@ -130,12 +131,12 @@ def join_game(
             raise Conflict("This game is full.")
         Seat.objects.create(game=game, user=user)
         # Used up: their invitation by name, the link they came by, one to their address.
-        game.invitations.filter(_same_person(Invitee(user=user))).delete()
+        game.invitations.filter(same_person(Invitee(user=user))).delete()
         if invitation is not None:
             invitation.delete()
         if taken + 1 == game.players:
             _start(game, joined_by=user)
-        _bump(game)
+        bump(game)
         game.save()
     return game
 
@@ -143,7 +144,7 @@ def join_game(
 def leave_game(*, game_id: int, user: User) -> Game:
     """Give up a seat before the game starts; the creator cancels instead."""
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked(game_id)
         if game.status == Game.Status.CANCELLED:
             raise Conflict(CANCELLED)
         if game.status != Game.Status.OPEN:
@@ -153,7 +154,7 @@ def leave_game(*, game_id: int, user: User) -> Game:
         deleted, _ = game.seats.filter(user=user).delete()
         if not deleted:
             raise NotAllowed("You are not seated in this game.")
-        _bump(game)
+        bump(game)
         game.save()
     return game
 
@@ -161,7 +162,7 @@ def leave_game(*, game_id: int, user: User) -> Game:
 def cancel_game(*, game_id: int, user: User) -> None:
     """Close a table that has not started; everyone seated or invited keeps it in My games."""
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked(game_id)
         if game.status == Game.Status.CANCELLED:
             raise Conflict(CANCELLED)
         if game.created_by_id != user.pk:
@@ -169,11 +170,9 @@ def cancel_game(*, game_id: int, user: User) -> None:
         if game.status != Game.Status.OPEN:
             raise Conflict("A game in progress cannot be cancelled.")
         game.status = Game.Status.CANCELLED
-        _bump(game)
+        bump(game)
         game.save()
-        from games import tasks
-
-        enqueue(tasks.notify_table_cancelled, game.pk)
+        enqueue("games.notify_table_cancelled", game.pk)
 
 
 def _check_bot_games(creator: User) -> None:
@@ -213,13 +212,11 @@ def _start(game: Game, joined_by: User) -> None:
     game.state = engine.state_to_json(state)
     game.status = Game.Status.ACTIVE
     game.current_seat = state.current_seat
-    _start_turn_clock(game, state)
+    start_turn_clock(game, state)
     if not game.solo:
-        from games import tasks
-
-        enqueue(tasks.notify_turn, game.pk, state.turn)  # "the game has started: you play first"
+        enqueue("games.notify_turn", game.pk, state.turn)  # "the game has started: you play first"
         if joined_by.pk != game.created_by_id:  # the creator did not start it: tell them
-            enqueue(tasks.notify_table_started, game.pk, joined_by.pk)
+            enqueue("games.notify_table_started", game.pk, joined_by.pk)
     game.started_at = game.turn_started_at
     game.invitations.all().delete()
     game.version += 1

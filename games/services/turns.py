@@ -9,18 +9,17 @@ from accounts.models import User
 from games import engine
 from games.models import Game, Move, Seat
 from games.narration import move_detail
+from games.results import own_turns, placing, uncounted_reason
 from games.services.core import (
-    _bump,
-    _check_version,
-    _locked,
-    _log_moves,
-    _next_seq,
-    _parse_action,
-    _save_state,
-    _seating,
-    _sentence,
-    own_turns,
-    placing,
+    bump,
+    check_version,
+    locked,
+    log_moves,
+    next_seq,
+    parse_action,
+    save_state,
+    sentence,
+    table_and_seat,
 )
 from games.services.errors import Conflict, PlayResult, RuleViolation
 
@@ -30,17 +29,17 @@ logger = logging.getLogger(__name__)
 def play(*, game_id: int, user: User, action: object, expected_version: object) -> PlayResult:
     """Apply one action for the user's seat, if the page they acted from is still current."""
     with transaction.atomic():
-        game = _locked(game_id)
-        seats, seat = _seating(game, user)
+        game = locked(game_id)
+        seats, seat = table_and_seat(game, user)
         # Who asks comes before what: a stranger's forged action is refused as a stranger's.
-        parsed = _parse_action(action)
+        parsed = parse_action(action)
         if game.status == Game.Status.FINISHED:
             raise Conflict("This game is over.")
         if game.status == Game.Status.CANCELLED:
             raise Conflict("This table was cancelled.")
         if game.status != Game.Status.ACTIVE:
             raise Conflict("This game has not started yet.")
-        _check_version(game, expected_version)
+        check_version(game, expected_version)
         before = game.engine_state()
         if seat.resigned_at is not None:
             raise Conflict("You resigned from this game: a stand-in plays your turns.")
@@ -51,18 +50,18 @@ def play(*, game_id: int, user: User, action: object, expected_version: object) 
         try:
             after = engine.apply(before, parsed)
         except engine.IllegalAction as exc:
-            raise RuleViolation(_sentence(str(exc))) from None
+            raise RuleViolation(sentence(str(exc))) from None
         move = Move(
             game=game,
-            seq=_next_seq(game),
+            seq=next_seq(game),
             seat=seat.position,
             user=user,
             turn=before.turn,
             action=parsed.to_json(),
             detail=move_detail(before, parsed, after),
         )
-        _log_moves(game, [move])
-        _save_state(game, before, after, seats)
+        log_moves(game, [move])
+        save_state(game, before, after, seats)
     return PlayResult(game=game, state=after, move=move, seats=seats)
 
 
@@ -78,7 +77,7 @@ def finalize(game_id: int) -> bool:
         if not claimed:
             return False
         game = Game.objects.get(pk=game_id)
-        seats = list(game.seats.all())
+        seats = list(game.seats.select_related("user"))
         if any(seat.rank is None for seat in seats):
             state = game.engine_state()
             sheets = engine.score_sheets(state)
@@ -89,6 +88,7 @@ def finalize(game_id: int) -> bool:
                 seat.rank = places[seat.position]
                 seat.own_turns = turns.get(seat.position, 0)
             Seat.objects.bulk_update(seats, ["final_score", "rank", "own_turns"])
-            _bump(game)
-            game.save(update_fields=["version", "updated_at"])
+            game.uncounted = uncounted_reason(game, seats)
+            bump(game)
+            game.save(update_fields=["version", "uncounted", "updated_at"])
     return True

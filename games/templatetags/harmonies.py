@@ -4,16 +4,17 @@ from django import template
 from django.utils.safestring import SafeString
 
 from games import engine, narration
-from games.score_table import score_table as _score_table
-from games.svg_cards import card_svg
-from games.svg_tokens import token_svg
+from games.pictures.cards import card_svg
+from games.pictures.sprite import sprite_url
+from games.pictures.tokens import token_svg
+from games.presenters.score_table import score_table as _score_table
 
 register = template.Library()
 
 
 @register.simple_tag
 def token(colour: str, size: int = 28) -> SafeString:
-    return token_svg(colour, size=size)
+    return token_svg(colour, size=size, sprite=sprite_url())
 
 
 @register.simple_tag
@@ -22,9 +23,9 @@ def card_face(
 ) -> SafeString:
     """A card as its holder sees it: `cubes_placed` cubes have left it for the board."""
     if cubes_placed is None or cubes_placed == "":
-        return card_svg(card_id, completed=completed)
+        return card_svg(card_id, completed=completed, sprite=sprite_url())
     remaining = engine.card(card_id).cube_count - int(cubes_placed)
-    return card_svg(card_id, cubes_on_card=remaining, completed=completed)
+    return card_svg(card_id, cubes_on_card=remaining, completed=completed, sprite=sprite_url())
 
 
 @register.simple_tag

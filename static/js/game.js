@@ -78,15 +78,31 @@
     wasMyTurn = now;
   });
 
+  // A refusal in words answers htmx with 200 and its status in a header (the browser would log a
+  // 4xx as a failure): harmonies_site.middleware.HtmxRefusalsMiddleware.
+  function refused(xhr) {
+    return xhr.status >= 400 || !!xhr.getResponseHeader("X-Refused-Status");
+  }
+
   // Table talk: a sent message empties the box (a refused one stays, with the reason under it),
-  // and the phone's action bar says how many messages are new.
-  document.body.addEventListener("htmx:afterRequest", function (event) {
+  // and the phone's action bar says how many messages are new. The poll may redraw the talk while
+  // the message is on its way: htmx then reports the answer to the detached old form, whose events
+  // never reach the body. So the box is emptied from the request itself, found again by its id,
+  // and the list is fetched again if the answer had nowhere left to go.
+  document.body.addEventListener("htmx:beforeRequest", function (event) {
     var form = event.detail.elt;
-    // Refusals count as "successful" here (the page's htmx-config swaps 4xx), hence the status.
-    if (!form || form.id !== "talk-form" || event.detail.xhr.status >= 300) return;
-    form.reset();
-    var error = document.getElementById("talk-error");
-    if (error) error.textContent = "";
+    if (!form || form.id !== "talk-form") return;
+    var box = document.getElementById("talk-text");
+    var sent = box ? box.value : "";
+    var xhr = event.detail.xhr;
+    xhr.addEventListener("load", function () {
+      if (xhr.status >= 300 || refused(xhr)) return;
+      var now = document.getElementById("talk-text");
+      if (now && now.value === sent) now.value = "";
+      var error = document.getElementById("talk-error");
+      if (error) error.textContent = "";
+      if (!form.isConnected) htmx.trigger(document.body, "talk-changed");
+    });
   });
 
   // Any refusal of a talk form goes under the form, whoever wrote it (the view retargets its
@@ -94,7 +110,7 @@
   document.body.addEventListener("htmx:beforeSwap", function (event) {
     var elt = event.detail.requestConfig && event.detail.requestConfig.elt;
     var error = document.getElementById("talk-error");
-    if (event.detail.xhr.status < 400 || !error || !elt || !elt.closest || !elt.closest("#talk")) return;
+    if (!refused(event.detail.xhr) || !error || !elt || !elt.closest || !elt.closest("#talk")) return;
     event.detail.target = error;
     event.detail.swapOverride = "innerHTML";
   });
@@ -120,13 +136,20 @@
     showNewest();
   });
 
-  var offer = document.getElementById("notify-offer");
-  if (offer && "Notification" in window && Notification.permission === "default") {
+  // The offer is part of the game, drawn again with it (and gone once the game is over).
+  function offerNotifications() {
+    var offer = document.getElementById("notify-offer");
+    if (!offer || !("Notification" in window) || Notification.permission !== "default") return;
     offer.hidden = false;
-    document.getElementById("notify-button").addEventListener("click", function () {
+    var button = document.getElementById("notify-button");
+    if (button.getAttribute("data-ready")) return;
+    button.setAttribute("data-ready", "yes");
+    button.addEventListener("click", function () {
       var asked = Notification.requestPermission(function () {});  // older browsers: a callback
       var done = function () { offer.hidden = Notification.permission !== "default"; };
       if (asked && asked.then) asked.then(done); else done();
     });
   }
+  offerNotifications();
+  document.body.addEventListener("htmx:afterSettle", offerNotifications);
 })();

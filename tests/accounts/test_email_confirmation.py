@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts import emails
 from accounts.models import User
-from games.bot_players import bot_user
+from games.services.bots import bot_user
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from accounts import unsubscribe
 from accounts.models import User
-from games import emails
+from games.mail import send as emails
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -5,8 +5,8 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game
-from tests.browser.conftest import REPORT_VIOLATIONS, VIOLATION_MARKERS
 from tests.browser.test_play_browser import log_in
+from tests.browsers import REPORT_VIOLATIONS, VIOLATION_MARKERS
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -40,7 +40,7 @@ def test_a_waiting_table_opens_the_game_by_itself_when_it_starts(live_server, ne
     log_in(alice_page, base, "alice")
     alice_page.get_by_role("link", name="New game").first.click()
     alice_page.get_by_label("2", exact=True).check()
-    alice_page.get_by_label("Invite friends").fill("bob")
+    alice_page.get_by_label("2nd seat: a friend's username or email address").fill("bob")
     alice_page.get_by_role("button", name="Create the game").click()
     expect(alice_page.get_by_text("1 free seat")).to_be_visible()
     assert Game.objects.get(created_by=alice).status == Game.Status.OPEN

@@ -9,8 +9,8 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from games import services
-from games.bot_players import bots_for
 from games.models import Game
+from games.services.bots import bots_for
 from tests.factories import PASSWORD, UserFactory
 from tests.games.helpers import play_to_the_end, play_turns, start_game, user_to_move
 
@@ -88,17 +88,17 @@ def test_every_early_end_reads_game_over_for_everyone(people, pages, live_server
     resigning.get_by_text("Resign from this game").click()
     resigning.get_by_role("button", name="Resign").click()
     game.refresh_from_db()
-    expect_game_over(resigning, game, f"{mover.public_name} resigned on turn 1")
+    expect_game_over(resigning, game, f"{mover.public_name} resigned in round 1")
     # The page left open turns into the finished page by its own poll, and then stops polling.
     expect(watching.locator("#controls .turn-banner")).to_have_text("Game over", timeout=8_000)
-    expect_game_over(watching, game, "Abandoned")
+    expect_game_over(watching, game, "the game was abandoned")
 
     # Two players, mid-game, the one waiting resigns.
     game = start_game(ann, bob)
     play_turns(game, turns=7)
     waiting = bob if user_to_move(game) == ann else ann
     services.resign(game_id=game.pk, user=waiting)
-    check_everyone(pages, live_server, game, f"{waiting.public_name} resigned on turn 8")
+    check_everyone(pages, live_server, game, f"{waiting.public_name} resigned in round 4")
 
     # Three players: one resigns, the two others play to the natural end.
     game = start_game(ann, bob, cat)
@@ -127,7 +127,7 @@ def test_every_early_end_reads_game_over_for_everyone(people, pages, live_server
     game = services.create_game(creator=bob, players=1, side="B", spirits=False)
     play_turns(game, turns=3)
     services.resign(game_id=game.pk, user=bob)
-    check_everyone(pages, live_server, game, "Bob resigned on turn 4")
+    check_everyone(pages, live_server, game, "Bob resigned in round 4")
 
     # "End the game now" after a turn ran out of time, clicked on the page.
     game = services.create_game(

@@ -20,7 +20,7 @@ def invitation_path(message) -> str:
 def new_table(page, base: str, invite: str) -> None:
     page.goto(f"{base}/games/new/")
     page.get_by_label("2", exact=True).check()
-    page.get_by_label("Invite friends").fill(invite)
+    page.get_by_label("2nd seat: a friend's username or email address").fill(invite)
     page.get_by_role("button", name="Create the game").click()
     expect(page.get_by_text("1 free seat")).to_be_visible()
 
@@ -72,11 +72,13 @@ def test_a_stranger_invited_by_address_signs_up_and_lands_on_take_a_seat(
     path = invitation_path(message)
 
     page = new_page(width=360, height=780)
-    page.goto(base + path)  # not logged in: sent to log in, with the way back kept
-    expect(page.get_by_role("heading", name="Log in")).to_be_visible()
-    page.get_by_role("link", name="Create an account").click()
+    page.goto(base + path)  # not logged in: who invites to what, and the two ways on
+    expect(page.get_by_role("heading", name="Alice invites you to play Harmonies")).to_be_visible()
+    page.screenshot(path=str(screenshots / "invitation-welcome-phone.png"), full_page=True)
+    page.get_by_role("link", name="Create an account to join").click()
+    expect(page.locator(".invitation-note")).to_contain_text("Alice invites you to")
+    expect(page.get_by_label("Email address")).to_have_value("wanderer@example.org")
     page.get_by_label("Username").fill("wanderer")
-    page.get_by_label("Email address").fill("wanderer@example.org")
     page.locator("#id_password1").fill("mountains-and-rivers-42")
     page.locator("#id_password2").fill("mountains-and-rivers-42")
     page.get_by_role("button", name="Sign up").click()

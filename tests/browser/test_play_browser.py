@@ -5,7 +5,7 @@ from playwright.sync_api import Page, expect
 
 from games import engine
 from games.models import Game
-from games.presenters import LOG_LENGTH
+from games.presenters.game import LOG_LENGTH
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -88,7 +88,7 @@ def test_two_friends_play_a_whole_game_from_invitation_to_score_sheet(
     alice_page.get_by_label("2", exact=True).check()
     alice_page.get_by_label("A: rivers").check()
     alice_page.get_by_label("Play with Nature's Spirits").check()
-    alice_page.get_by_label("Invite friends").fill("bob")
+    alice_page.get_by_label("2nd seat: a friend's username or email address").fill("bob")
     alice_page.get_by_role("button", name="Create the game").click()
     expect(alice_page.get_by_text("1 free seat")).to_be_visible()
     game = Game.objects.get(created_by=alice)

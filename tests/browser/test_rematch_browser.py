@@ -7,8 +7,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games import friends, services
+from games import services
 from games.models import Game
+from games.services import friends
 from tests.browser.test_play_browser import log_in
 from tests.factories import UserFactory
 

@@ -106,3 +106,36 @@ def test_on_a_phone_the_talk_is_one_tap_from_the_action_bar_and_keeps_a_draft(
     expect(page.locator("#talk-text")).to_have_value("Half a thou")
     page.goto(live_server.url + game.get_absolute_url())
     assert page.locator("#central").bounding_box()["y"] == board_top  # the board stays on top
+
+
+def test_a_message_sent_while_the_board_is_redrawn_empties_the_box_and_shows_once(
+    live_server, new_page, settings
+):
+    """The poll redraws the talk while a message is on its way (the other player moved): the box
+    is emptied all the same and the message is listed, so nobody sends it twice."""
+    settings.GAME_POLL_SECONDS = 1
+    game = start_game(UserFactory(), UserFactory())
+    waiting = game.seats.exclude(user=user_to_move(game)).get().user
+    page = new_page()
+    log_in(page, live_server.url, waiting.username)
+    page.goto(live_server.url + game.get_absolute_url())
+    held = []
+    page.route(
+        "**/talk/",
+        lambda route: held.append(route) if route.request.method == "POST" else route.continue_(),
+    )
+    page.locator("#talk-text").fill("Sent during a redraw")
+    page.locator("#talk-form").get_by_role("button", name="Send").click()
+    for _ in range(50):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the message never left the page"
+    play_turns(game, turns=1)  # the poll now redraws the board and the talk under the request
+    expect(page.locator("#controls")).to_contain_text("Your turn", timeout=10_000)
+    held[0].continue_()
+    expect(page.locator("#talk-messages")).to_contain_text("Sent during a redraw", timeout=10_000)
+    expect(page.locator("#talk-text")).to_have_value("")
+    expect(
+        page.locator("#talk-messages .talk-message", has_text="Sent during a redraw")
+    ).to_have_count(1)

@@ -92,3 +92,27 @@ def play_turns(game: Game, turns: int, seed: int = 0) -> Game:
     while game.status == Game.Status.ACTIVE and game.engine_state().turn < target:
         play_one_action(game, rng)
     return game
+
+
+def play_until_the_last_action(game: Game, seed: int = 0, limit: int = 5000) -> dict:
+    """Plays random legal actions until the next one would end the game; returns that action
+    (an end of turn), for a test to play it the way a player would, through a page."""
+    rng = random.Random(seed)
+    for _ in range(limit):
+        game.refresh_from_db()
+        assert game.status == Game.Status.ACTIVE, "the game ended before its last action"
+        if _automatic_turn(game):
+            continue
+        state = game.engine_state()
+        actions = [a for a in engine.legal_actions(state) if not isinstance(a, engine.ResetTurn)]
+        enders = [a for a in actions if engine.apply(state, a).finished]
+        if enders:
+            return enders[0].to_json()
+        action = rng.choice(actions)
+        services.play(
+            game_id=game.pk,
+            user=user_to_move(game),
+            action=action.to_json(),
+            expected_version=game.version,
+        )
+    raise AssertionError("the game did not reach its last action")

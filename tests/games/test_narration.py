@@ -6,7 +6,7 @@ from django.urls import reverse
 from games import engine
 from games.narration import cell_words, describe
 from tests.games.helpers import start_game, user_to_move
-from tests.games.test_views import act, as_user
+from tests.games.views.test_game import act, as_user
 
 
 @pytest.mark.parametrize(
@@ -49,7 +49,7 @@ def test_the_form_without_javascript_names_hexes_in_words(player, other_player):
 
 @pytest.mark.django_db
 def test_the_score_table_puts_the_viewers_column_first():
-    from games.presenters import game_page
+    from games.presenters.game import game_page
     from tests.factories import UserFactory
 
     players = [UserFactory(display_name=name) for name in ("Ann", "Bob", "Cat")]

@@ -8,9 +8,9 @@ from django.core import mail
 
 from accounts.models import User
 from games import services, tasks
+from games.mail import turns
 from games.models import Game, Seat
-from games.notifications import turns
-from tests.games.helpers import play_turns, start_game, user_to_move
+from tests.games.helpers import play_turns, user_to_move
 
 pytestmark = pytest.mark.django_db
 
@@ -46,11 +46,6 @@ def sweep_at(moment: datetime) -> int:
 
 def reminders():
     return [m for m in mail.outbox if m.subject.startswith("Reminder")]
-
-
-@pytest.fixture
-def game(player, other_player):
-    return start_game(player, other_player)
 
 
 @pytest.fixture

@@ -15,23 +15,13 @@ from hypothesis import strategies as st
 from games import presence, services
 from games.models import Game, Message, Seat
 from games.services import talk
-from games.talk_signals import message_posted
+from games.signals import message_posted
+from games.talk import unread_counts, unread_for
+from tests.answers import answered
 from tests.games.helpers import first_legal, play_to_the_end, start_game, user_to_move
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache():
-    cache.clear()  # rate-limit counts and published versions from other tests
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def game(player, other_player):
-    return start_game(player, other_player)
 
 
 def as_user(user) -> Client:
@@ -53,7 +43,7 @@ def say(user, game, text, htmx=True):
 
 def test_a_player_posts_and_the_other_player_reads_it_marked_new(game, player, other_player):
     response = say(player, game, "Good luck, Bob!")
-    assert response.status_code == 200
+    assert answered(response) == 200
     assert b"Good luck, Bob!" in response.content
     assert b'id="talk-messages"' in response.content
 
@@ -92,7 +82,7 @@ def test_a_message_does_not_make_a_move_stale(game, player, other_player):
 
 def test_a_plain_form_posts_and_lands_back_on_the_talk(game, player):
     response = say(player, game, "Without scripts", htmx=False)
-    assert response.status_code == 302
+    assert answered(response) == 302
     assert response["Location"] == game.get_absolute_url() + "#talk"
     assert Message.objects.get().text == "Without scripts"
 
@@ -139,7 +129,7 @@ def test_a_link_cannot_break_out_of_its_attribute():
 def test_bad_messages_are_refused_in_words_and_nothing_is_stored(game, player, text, words):
     before = Game.objects.get(pk=game.pk).talk_version
     response = say(player, game, text)
-    assert response.status_code == 400
+    assert answered(response) == 400
     assert words in response.content.decode()
     if "\x00" not in text:
         assert response["HX-Retarget"] == "#talk-error"
@@ -147,14 +137,14 @@ def test_bad_messages_are_refused_in_words_and_nothing_is_stored(game, player, t
     assert Game.objects.get(pk=game.pk).talk_version == before
 
     plain = say(player, game, text, htmx=False)  # without scripts: the talk page says why
-    assert plain.status_code == 400 and words in plain.content.decode()
+    assert answered(plain) == 400 and words in plain.content.decode()
     assert "\x00" not in plain.content.decode()
     assert not Message.objects.exists()
 
 
 def test_the_longest_message_and_line_breaks_are_fine(game, player):
-    assert say(player, game, "é" * 500).status_code == 200
-    assert say(player, game, "line one\r\nline two\tand a 👨‍👩‍👧").status_code == 200
+    assert answered(say(player, game, "é" * 500)) == 200
+    assert answered(say(player, game, "line one\r\nline two\tand a 👨‍👩‍👧")) == 200
     assert Message.objects.last().text == "line one\nline two\tand a 👨‍👩‍👧"
 
 
@@ -163,21 +153,21 @@ def test_a_stranger_can_neither_read_nor_post(game, stranger):
     client = as_user(stranger)
     for headers in (HTMX, {}):
         read = client.get(talk_url(game), headers=headers)
-        assert read.status_code == 403 and b"secret plans" not in read.content
+        assert answered(read) == 403 and b"secret plans" not in read.content
         assert b"not playing in this game" in read.content
-        assert client.post(talk_url(game), {"text": "hi"}, headers=headers).status_code == 403
+        assert answered(client.post(talk_url(game), {"text": "hi"}, headers=headers)) == 403
     assert Message.objects.count() == 1
     missing = reverse("games:talk", args=[game.pk + 1000])
-    assert client.post(missing, {"text": "hi"}, headers=HTMX).status_code == 404
-    assert Client().get(talk_url(game)).status_code == 302  # to log in
+    assert answered(client.post(missing, {"text": "hi"}, headers=HTMX)) == 404
+    assert answered(Client().get(talk_url(game))) == 302  # to log in
 
 
 def test_a_player_who_resigned_reads_but_cannot_post(player, other_player, stranger):
     game = start_game(player, other_player, stranger)
     services.resign(game_id=game.pk, user=stranger)
     response = say(stranger, game, "bye")
-    assert response.status_code == 403 and b"You left this game" in response.content
-    assert as_user(stranger).get(talk_url(game), headers=HTMX).status_code == 200
+    assert answered(response) == 403 and b"You left this game" in response.content
+    assert answered(as_user(stranger).get(talk_url(game), headers=HTMX)) == 200
     assert not Message.objects.exists()
 
 
@@ -185,34 +175,36 @@ def test_a_finished_game_is_read_only_and_open_to_any_player(game, player, stran
     talk.post(game_id=game.pk, user=player, text="Well played")
     play_to_the_end(game)
     response = say(player, game, "one more")
-    assert response.status_code == 409 and b"The game is over" in response.content
+    assert answered(response) == 409 and b"The game is over" in response.content
     spectator = as_user(stranger).get(talk_url(game))
-    assert spectator.status_code == 200 and b"Well played" in spectator.content
+    assert answered(spectator) == 200 and b"Well played" in spectator.content
     assert "Only the game's players write here." in html.unescape(spectator.content.decode())
     assert b"is-new" not in spectator.content  # a spectator has nothing unread
     assert b"since you last looked" not in spectator.content
     assert b"<textarea" not in spectator.content
-    assert say(stranger, game, "hi").status_code == 403
+    assert answered(say(stranger, game, "hi")) == 403
     assert Message.objects.count() == 1
 
 
 def test_an_open_table_has_no_talk_yet(player, other_player):
     game = services.create_game(creator=player, players=2, side="A", spirits=False)
     response = say(player, game, "anyone?")
-    assert response.status_code == 409 and b"when the game starts" in response.content
+    assert answered(response) == 409 and b"when the game starts" in response.content
 
 
 def test_a_solo_game_has_no_talk(player):
     game = services.create_game(creator=player, players=1, side="A", spirits=False)
     page = as_user(player).get(game.get_absolute_url()).content.decode()
-    assert 'id="talk"' not in page and "/poll/" not in page
+    assert 'id="talk"' not in page and 'id="talk-version"' not in page
+    # It still asks whether the game changed: the same player may have it open twice.
+    assert f'hx-get="/games/{game.pk}/poll/?v={game.version}&amp;' in page
 
 
 def test_more_than_ten_messages_a_minute_are_refused(game, player):
     for n in range(10):
-        assert say(player, game, f"message {n}").status_code == 200
+        assert answered(say(player, game, f"message {n}")) == 200
     response = say(player, game, "one too many")
-    assert response.status_code == 429 and b"too fast" in response.content
+    assert answered(response) == 429 and b"too fast" in response.content
     assert Message.objects.count() == 10
 
 
@@ -225,12 +217,12 @@ def delete_url(message) -> str:
 
 def test_the_author_deletes_a_message_within_five_minutes(game, player, other_player):
     message = talk.post(game_id=game.pk, user=player, text="oops")
-    assert as_user(other_player).post(delete_url(message), headers=HTMX).status_code == 403
+    assert answered(as_user(other_player).post(delete_url(message), headers=HTMX)) == 403
     response = as_user(player).post(delete_url(message), headers=HTMX)
-    assert response.status_code == 200 and b"oops" not in response.content
+    assert answered(response) == 200 and b"oops" not in response.content
     assert Message.objects.get().deleted_at is not None
     assert Game.objects.get(pk=game.pk).talk_version == 2  # the others' pages redraw it
-    assert as_user(player).post(delete_url(message), headers=HTMX).status_code == 404
+    assert answered(as_user(player).post(delete_url(message), headers=HTMX)) == 404
 
 
 def test_after_five_minutes_a_message_stays(game, player):
@@ -240,7 +232,7 @@ def test_after_five_minutes_a_message_stays(game, player):
     with time_machine.travel(timezone.now() + timedelta(minutes=6)):
         response = as_user(player).post(delete_url(message), headers=HTMX)
         assert delete_url(message).encode() not in as_user(player).get(talk_url(game)).content
-    assert response.status_code == 409 and b"5 minutes" in response.content
+    assert answered(response) == 409 and b"5 minutes" in response.content
     assert Message.objects.get().deleted_at is None
 
 
@@ -250,7 +242,7 @@ def test_staff_hide_a_message_in_the_admin(game, player, other_player, admin_cli
         reverse("admin:games_message_changelist"),
         {"action": "hide_messages", "_selected_action": [message.pk]},
     )
-    assert response.status_code == 302
+    assert answered(response) == 302
     assert Message.objects.get().hidden_by_staff
     assert Game.objects.get(pk=game.pk).talk_version == 2
     page = as_user(other_player).get(talk_url(game), headers=HTMX).content
@@ -262,14 +254,14 @@ def test_a_player_mutes_and_unmutes_a_game(game, player, other_player, stranger)
     talk.post(game_id=game.pk, user=player, text="chatty")
     url = reverse("games:talk-mute", args=[game.pk])
     response = as_user(other_player).post(url, {"muted": "1"}, headers=HTMX)
-    assert response.status_code == 200 and b"You muted" in response.content
+    assert answered(response) == 200 and b"You muted" in response.content
     assert b"chatty" not in response.content
     seat = Seat.objects.get(game=game, user=other_player)
-    assert seat.talk_muted and talk.unread_for(seat) == ([], 0)
+    assert seat.talk_muted and unread_for(seat) == ([], 0)
     as_user(other_player).post(url, {"muted": "0"})
     seat.refresh_from_db()
     assert not seat.talk_muted
-    assert as_user(stranger).post(url, {"muted": "1"}).status_code == 403
+    assert answered(as_user(stranger).post(url, {"muted": "1"})) == 403
 
 
 def test_a_finished_game_offers_no_mute_and_refuses_one_in_words(game, player, other_player):
@@ -282,10 +274,10 @@ def test_a_finished_game_offers_no_mute_and_refuses_one_in_words(game, player, o
     assert url.encode() not in page and b"Mute this game" not in page
     for muted in ("1", "0"):
         response = as_user(other_player).post(url, {"muted": muted})
-        assert response.status_code == 409
+        assert answered(response) == 409
         assert b"The game is over: its table talk can no longer be muted" in response.content
         htmx = as_user(other_player).post(url, {"muted": muted}, headers=HTMX)
-        assert htmx.status_code == 409 and b"can no longer be muted" in htmx.content
+        assert answered(htmx) == 409 and b"can no longer be muted" in htmx.content
     assert not Seat.objects.get(game=game, user=other_player).talk_muted
 
 
@@ -308,7 +300,7 @@ def test_unread_for_leaves_out_own_deleted_and_seen_messages(game, player, other
     talk.delete(game_id=game.pk, message_id=gone.pk, user=player)
     for n in range(12):
         talk.post(game_id=game.pk, user=player, text=f"n{n}")
-    messages, more = talk.unread_for(seat)
+    messages, more = unread_for(seat)
     assert [m.text for m in messages] == [f"n{n}" for n in range(2, 12)]
     assert more == 3  # first, n0, n1
     assert mine not in messages and first not in messages
@@ -346,22 +338,26 @@ def test_the_poll_says_talk_changed_without_touching_the_game(
     game, player, other_player, django_capture_on_commit_callbacks
 ):
     game.refresh_from_db()
-    assert poll(other_player, game, v=game.version, t=game.talk_version).status_code == 204
+    assert answered(poll(other_player, game, v=game.version, t=game.talk_version)) == 204
     with django_capture_on_commit_callbacks(execute=True):
         talk.post(game_id=game.pk, user=player, text="hi")
     response = poll(other_player, game, v=game.version, t=game.talk_version)
-    assert response.status_code == 200 and response["HX-Trigger"] == "talk-changed"
-    assert poll(other_player, game, v=game.version, t=game.talk_version + 1).status_code == 204
-    assert poll(other_player, game, v=game.version).status_code == 204  # an older page: no t
+    assert answered(response) == 200 and response["HX-Trigger"] == "talk-changed"
+    assert answered(poll(other_player, game, v=game.version, t=game.talk_version + 1)) == 204
+    assert answered(poll(other_player, game, v=game.version)) == 204  # an older page: no t
 
 
-def test_the_page_on_its_own_turn_asks_only_about_the_talk_and_is_not_looking(game):
+def test_the_page_on_its_own_turn_asks_about_the_game_and_the_talk_and_is_not_looking(game):
     mover = user_to_move(game)
     page = as_user(mover).get(game.get_absolute_url()).content.decode()
-    assert f'hx-get="/games/{game.pk}/poll/?p=' in page and 'hx-include="#talk-version"' in page
+    assert f'hx-get="/games/{game.pk}/poll/?v={game.version}&amp;p=' in page
+    assert "turn=mine" in page and 'hx-include="#talk-version"' in page
     cache.clear()
-    assert poll(mover, game, t=0).status_code == 204
+    assert answered(poll(mover, game, v=game.version, t=0, turn="mine")) == 204
     assert not presence.is_looking(game.pk, mover.pk)  # the turn email is not held back
+    # A page from before "turn=mine" asked about the talk alone on its own turn: still so.
+    assert answered(poll(mover, game, t=0)) == 204
+    assert not presence.is_looking(game.pk, mover.pk)
 
 
 def test_the_poll_with_the_talk_costs_one_query_cold_and_none_warm(
@@ -369,9 +365,9 @@ def test_the_poll_with_the_talk_costs_one_query_cold_and_none_warm(
 ):
     params = {"v": game.version, "t": game.talk_version}
     with django_assert_max_num_queries(1):
-        assert poll(other_player, game, **params).status_code == 204
+        assert answered(poll(other_player, game, **params)) == 204
     with django_assert_max_num_queries(0):
-        assert poll(other_player, game, **params).status_code == 204
+        assert answered(poll(other_player, game, **params)) == 204
 
 
 def test_the_game_page_reads_the_talk_once_per_talk_version_however_long(
@@ -404,7 +400,7 @@ def test_playing_a_move_reads_no_talk(game, player):
     data = {**first_legal(game), "version": game.version}
     with CaptureQueriesContext(connection) as queries:
         response = client.post(reverse("games:act", args=[game.pk]), data, headers=HTMX)
-    assert response.status_code == 200
+    assert answered(response) == 200
     assert not [q for q in queries.captured_queries if "games_message" in q["sql"]]
 
 
@@ -416,9 +412,9 @@ def test_my_games_marks_games_with_unread_messages(game, player, other_player, s
     talk.post(game_id=other.pk, user=other_player, text="my own")  # seen: it was mine
     page = as_user(other_player).get(reverse("games:mine")).content.decode()
     assert page.count("new message") == 1 and "2 new messages" in page
-    assert talk.unread_counts(player) == {}
+    assert unread_counts(player) == {}
     as_user(other_player).get(game.get_absolute_url())  # read on the game page
-    assert talk.unread_counts(other_player) == {}
+    assert unread_counts(other_player) == {}
 
 
 @settings(max_examples=300, deadline=None)
@@ -452,3 +448,19 @@ def test_whatever_is_typed_is_stored_clean_or_refused_in_words(text):
     assert "\x00" not in clean and "\r" not in clean
     assert all(unicodedata.category(c) != "Cc" or c in "\n\t" for c in clean)
     assert not talk._TAG.search(clean)
+
+
+def test_talk_times_are_in_the_readers_time_zone_like_the_log(game, player, other_player):
+    from datetime import UTC, datetime
+
+    import time_machine
+
+    other_player.time_zone = "Asia/Tokyo"  # UTC+9, no summer time
+    other_player.save()
+    moment = datetime(2026, 12, 3, 10, 30, tzinfo=UTC)
+    with time_machine.travel(moment, tick=False):
+        talk.post(game_id=game.pk, user=player, text="hello from UTC")
+    page = as_user(other_player).get(game.get_absolute_url()).content.decode()
+    assert "3 Dec, 19:30" in page and "3 Dec, 10:30" not in page
+    fragment = as_user(other_player).get(talk_url(game), headers=HTMX).content.decode()
+    assert "3 Dec, 19:30" in fragment

@@ -376,3 +376,19 @@ def test_table_talk_pushes_to_the_others_but_not_to_who_muted_it(
     payload = bob.decrypt(received.body)
     assert payload["body"] == "Good luck, both of you"
     assert payload["title"] == f"Alice in {game.title}"
+
+
+def test_in_a_game_of_three_the_push_tells_both_turns_since_yours_like_the_email(
+    player, other_player, stranger, device, push_service
+):
+    game = start_game(player, other_player, stranger)
+    first = user_to_move(game)
+    play_turns(game, turns=1)
+    second = user_to_move(game)
+    play_turns(game, turns=1)
+    third = user_to_move(game)
+    _, browser = device(third)
+    assert deliveries.send_turn(game.pk, turn_of(game)) == 1
+    (received,) = push_service.received
+    body = browser.decrypt(received.body)["body"]
+    assert body == f"{first.public_name} and {second.public_name} have played."

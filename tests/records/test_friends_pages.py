@@ -5,7 +5,8 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Friendship
-from games import friends, services
+from games import services
+from games.services import friends
 from tests.factories import UserFactory
 from tests.games.helpers import start_game
 from tests.records.helpers import quick_game
@@ -24,11 +25,6 @@ def as_user(user) -> Client:
 
 def profile(user):
     return reverse("records:player", args=[user.username])
-
-
-@pytest.fixture
-def carol(db):
-    return UserFactory(username="carol", display_name="Carol")
 
 
 def test_a_friend_is_added_and_removed_from_the_profile(player, other_player):
@@ -77,6 +73,17 @@ def test_adding_is_rate_limited(player, other_player, settings):
 
 def test_a_foreign_next_address_is_ignored(player, other_player):
     response = as_user(player).post(ADD, {"username": "bob", "next": "https://evil.example/"})
+    assert response.url == profile(player)
+
+
+@pytest.mark.parametrize("bare", ["-1", "x", "records:player", ""])
+@pytest.mark.parametrize("url", [ADD, REMOVE])
+def test_a_bare_word_next_leads_back_to_the_profile(player, other_player, url, bare):
+    """`redirect("-1")` reads the word as a view name and answered 500."""
+    response = as_user(player).post(
+        url, {"username": "bob", "friend": other_player.pk, "next": bare}
+    )
+    assert response.status_code == 302
     assert response.url == profile(player)
 
 

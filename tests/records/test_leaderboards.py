@@ -37,11 +37,6 @@ def board(client, **params) -> list[str]:
     return [row["username"] for row in response.context["rows"]]
 
 
-@pytest.fixture
-def carol(db):
-    return UserFactory(username="carol")
-
-
 def test_anonymous_visitors_are_sent_to_log_in():
     response = Client().get(URL)
     assert response.status_code == 302 and "/accounts/login/" in response.url

@@ -3,7 +3,6 @@
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import browser, new_page, screenshots  # noqa: F401 (fixtures)
 from tests.factories import PASSWORD, UserFactory
 from tests.records.helpers import quick_game
 
@@ -18,7 +17,7 @@ def log_in(page: Page, base: str, username: str) -> None:
 
 
 @pytest.mark.parametrize("width", [1280, 360])
-def test_a_spectator_steps_through_a_finished_game(live_server, new_page, screenshots, width):  # noqa: F811
+def test_a_spectator_steps_through_a_finished_game(live_server, new_page, screenshots, width):
     alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
     game = quick_game(alice, bob, spirits=True)
     UserFactory(username="mallory")

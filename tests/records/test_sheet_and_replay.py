@@ -6,7 +6,8 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from games import engine
-from games.svg import board_svg
+from games.pictures.boards import board_svg
+from games.pictures.sprite import sprite_url
 from records.models import SeatResult
 from tests.games.helpers import play_to_the_end, play_turns, start_game
 from tests.records.helpers import quick_game, real_game
@@ -48,7 +49,9 @@ def in_progress(player, other_player):
 
 def boards_of(state, side) -> list[str]:
     view = engine.view_for(state, None)
-    return [board_svg(side, p["stacks"], p["cube_hexes"], sprite=True) for p in view["players"]]
+    return [
+        board_svg(side, p["stacks"], p["cube_hexes"], sprite=sprite_url()) for p in view["players"]
+    ]
 
 
 def without_titles(svg: str) -> str:

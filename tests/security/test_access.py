@@ -28,6 +28,7 @@ from django.conf import settings
 from django.test import Client
 
 from accounts import unsubscribe
+from tests.answers import answered
 from tests.games.helpers import first_legal
 from tests.security.conftest import World, fingerprint
 
@@ -286,8 +287,8 @@ def test_access(world, sessions, method, address, game_name, data, role, cell):
         response = client.post(path, post_data(world, game, data), headers=headers)
 
     status, where, changes = expected(cell, game)
-    shown = f"{method} {path} as {role}: {response.status_code} {response.content[:300]!r}"
-    assert response.status_code == status, shown
+    shown = f"{method} {path} as {role}: {answered(response)} {response.content[:300]!r}"
+    assert answered(response) == status, shown
     for syntax in TEMPLATE_SYNTAX:  # a broken comment or tag shows as text on the page
         assert syntax not in response.content, f"{syntax!r} in the page: {shown}"
     if where is not None:

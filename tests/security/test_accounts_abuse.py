@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from accounts.forms import SignUpForm
 from accounts.models import User
-from games.bot_players import bots_for
 from games.models import Game
+from games.services.bots import bots_for
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db

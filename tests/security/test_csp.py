@@ -162,6 +162,19 @@ def test_a_junk_violation_report_is_refused_in_words(client, body):
     assert response.content
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"[" * 5_000 + b"]" * 5_000,
+        b'{"csp-report": {"blocked-uri": ' + b"[" * 3_000 + b"]" * 3_000 + b"}}",
+    ],
+)
+def test_a_deeply_nested_report_is_refused_or_logged_not_a_server_error(client, body):
+    """Small enough to be read, too deep for the decoder (a RecursionError answered 500)."""
+    response = client.post(reverse("csp_report"), body, content_type="application/csp-report")
+    assert response.status_code in (204, 400)
+
+
 def test_violation_reports_take_only_posts(client):
     response = client.get(reverse("csp_report"))
     assert response.status_code == 405

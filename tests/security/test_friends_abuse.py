@@ -6,8 +6,10 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Friendship
-from games import friends, services
+from games import services
 from games.models import Game
+from games.services import friends
+from tests.answers import answered
 from tests.factories import UserFactory
 from tests.games.helpers import start_game
 
@@ -33,7 +35,7 @@ def as_user(user) -> Client:
 )
 def test_forged_friend_requests_never_err_or_leave_the_site(player, other_player, data):
     response = as_user(player).post(reverse("records:friend_add"), data)
-    assert response.status_code == 302
+    assert answered(response) == 302
     assert response.url.startswith("/")
     assert not response.url.startswith("//")
 
@@ -42,7 +44,7 @@ def test_forged_friend_requests_never_err_or_leave_the_site(player, other_player
 def test_forged_removals_change_nothing(player, other_player, friend):
     start_game(player, other_player)
     response = as_user(player).post(reverse("records:friend_remove"), {"friend": friend})
-    assert response.status_code == 302
+    assert answered(response) == 302
     assert not Friendship.objects.exists()
     assert friends.is_friend(player, other_player)
 
@@ -66,12 +68,12 @@ def test_play_again_on_a_game_that_is_not_over_or_not_ones_own_is_refused(
     client = as_user(player)
     for game_id, status in [(table.pk, 409), (active.pk, 409), (987654, 404)]:
         response = client.post(reverse("games:again", args=[game_id]))
-        assert response.status_code == status
+        assert answered(response) == status
         assert "game" in response.content.decode()
     services.resign(game_id=active.pk, user=other_player)
     response = as_user(stranger).post(
         reverse("games:again", args=[active.pk]), HTTP_HX_REQUEST="true"
     )
-    assert response.status_code == 403
+    assert answered(response) == 403
     assert "Only the players of this game can play it again." in response.content.decode()
     assert not Game.objects.filter(rematch_of__isnull=False).exists()

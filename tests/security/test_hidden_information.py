@@ -24,8 +24,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import engine
+from games.mail import digest, endings, turns
 from games.models import Game, Seat
-from games.notifications import digest, endings, turns
 from tests.security.conftest import World, pouch_and_deck, reshuffle_hidden_orders
 
 pytestmark = pytest.mark.django_db

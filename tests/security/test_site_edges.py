@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from games import presence
 from harmonies_site.client_address import client_address
+from tests.answers import answered
 from tests.games.helpers import start_game
 from tests.security.conftest import client_for, fingerprint
 
@@ -18,18 +19,13 @@ pytestmark = pytest.mark.django_db
 NUL_SESSION = 'sessionid="abcdefghijklmnopqrstuvwxyz012345\\000"'  # \000 unquotes to a NUL
 
 
-@pytest.fixture
-def game(player, other_player):
-    return start_game(player, other_player)
-
-
 # --- No 500 (12.7) --------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("method", ["post", "put", "patch", "delete", "options"])
 def test_other_methods_on_a_static_file_are_refused_in_words(client, method):
     response = getattr(client, method)("/static/css/site.css")
-    assert response.status_code == 405
+    assert answered(response) == 405
     assert response["Allow"] == "GET, HEAD"
     assert f"This address does not take {method.upper()} requests" in response.content.decode()
 
@@ -39,7 +35,7 @@ def test_a_cors_preflight_on_a_static_file_is_refused_in_words(client):
         "/static/vendor/htmx.min.js",
         headers={"Origin": "https://elsewhere.example", "Access-Control-Request-Method": "PUT"},
     )
-    assert response.status_code == 405
+    assert answered(response) == 405
     assert response["Allow"] == "GET, HEAD"
     assert b"does not take OPTIONS requests; it takes GET." in response.content
     assert "Access-Control-Allow-Origin" not in response
@@ -47,13 +43,13 @@ def test_a_cors_preflight_on_a_static_file_is_refused_in_words(client):
 
 def test_a_static_file_still_serves_its_get(client):
     response = client.get("/static/css/site.css")
-    assert response.status_code == 200
+    assert answered(response) == 200
     assert "Cache-Control" not in response or "no-store" not in response["Cache-Control"]
 
 
 def test_a_nul_in_a_quoted_session_cookie_makes_a_visitor(client):
     response = client.get("/", headers={"Cookie": NUL_SESSION})
-    assert response.status_code == 200
+    assert answered(response) == 200
     assert b"Log in" in response.content
     assert "sessionid" not in response.wsgi_request.COOKIES  # never looked up
 
@@ -64,7 +60,7 @@ def test_a_nul_in_another_cookie_leaves_the_player_logged_in(player):
     response = client.get(
         reverse("games:mine"), headers={"Cookie": f'sessionid={session}; theme="dark\\000"'}
     )
-    assert response.status_code == 200
+    assert answered(response) == 200
     assert response.wsgi_request.user == player
 
 
@@ -85,7 +81,7 @@ def test_a_forwarded_entry_that_is_not_an_address_is_refused_in_words(settings, 
         client.post(reverse("password_reset"), {"email": "alice@example.com"}),
         client.get(reverse("home")),
     ):
-        assert response.status_code == 400
+        assert answered(response) == 400
         assert b"did not say where it came from" in response.content
     assert fingerprint() == before
 
@@ -118,7 +114,7 @@ def test_logging_in_answers_private_and_not_stored(player):
     from tests.factories import PASSWORD
 
     response = Client().post(reverse("login"), {"username": "alice", "password": PASSWORD})
-    assert response.status_code == 302
+    assert answered(response) == 302
     assert response["Cache-Control"] == "private, no-store"
 
 
@@ -138,7 +134,7 @@ def test_an_htmx_refusal_is_an_escaped_html_fragment(player):
     response = client.generic(
         "<img src=x onerror=alert(1)>", reverse("games:mine"), headers={"HX-Request": "true"}
     )
-    assert response.status_code == 405
+    assert answered(response) == 405
     assert response["Content-Type"].startswith("text/html")
     body = response.content.decode()
     assert "<img" not in body
@@ -151,7 +147,7 @@ def test_a_games_htmx_refusal_is_an_escaped_html_fragment(game, stranger):
         reverse("games:detail", args=[game.pk]) + "?fragment=game",
         headers={"HX-Request": "true"},
     )
-    assert response.status_code == 403
+    assert answered(response) == 403
     assert response["Content-Type"].startswith("text/html")
     assert response.content == (
         b'<p class="message message-error" role="alert">You are not playing in this game.</p>'
@@ -172,39 +168,39 @@ def test_the_poll_tells_a_visitor_nothing_about_a_game(game):
     )
     for v in (game.version, game.version - 1, "x"):
         response = Client().get(reverse("games:poll", args=[game.pk]), {"v": v}, headers=htmx)
-        assert response.status_code == missing.status_code == 404
+        assert answered(response) == answered(missing) == 404
         assert response.content == missing.content
         assert "HX-Trigger" not in response
         response = Client().get(reverse("games:poll", args=[game.pk]), {"v": v})
-        assert response.status_code == 404
+        assert answered(response) == 404
 
 
 def test_the_poll_refuses_a_stranger(game, stranger):
     response = poll(client_for(stranger), game, v=game.version - 1)
-    assert response.status_code == 404
+    assert answered(response) == 404
     assert "HX-Trigger" not in response
 
 
 def test_the_poll_answers_a_seated_player_by_the_session(game, player):
-    assert poll(client_for(player), game).status_code == 204
-    assert poll(client_for(player), game, v=game.version - 1).status_code == 200
+    assert answered(poll(client_for(player), game)) == 204
+    assert answered(poll(client_for(player), game, v=game.version - 1)) == 200
 
 
 def test_a_valid_presence_token_answers_without_loading_a_session(game, player):
     response = poll(Client(), game, p=presence.token_for(game.pk, player.pk))
-    assert response.status_code == 204
+    assert answered(response) == 204
     assert not response.wsgi_request.session.accessed
 
 
 def test_a_token_for_another_game_does_not_open_this_one(game, stranger, player):
     other = start_game(stranger, player)
     token = presence.token_for(other.pk, stranger.pk)
-    assert poll(Client(), game, p=token).status_code == 404
+    assert answered(poll(Client(), game, p=token)) == 404
 
 
 def test_an_htmx_request_for_a_missing_page_gets_a_fragment(player):
     response = client_for(player).get("/nowhere/", headers={"HX-Request": "true"})
-    assert response.status_code == 404
+    assert answered(response) == 404
     assert response.content.startswith(b'<p class="message message-error" role="alert">Nothing')
     assert b"<html" not in response.content
     # A browser still gets the whole page.
@@ -216,7 +212,7 @@ def test_an_htmx_form_without_its_csrf_token_gets_a_fragment(player, game):
     response = client.post(
         reverse("games:act", args=[game.pk]), {"type": "end_turn"}, headers={"HX-Request": "true"}
     )
-    assert response.status_code == 403
+    assert answered(response) == 403
     assert response.content.startswith(b'<p class="message message-error" role="alert">Please')
 
 
@@ -224,6 +220,6 @@ def test_a_results_refusal_for_htmx_is_an_escaped_fragment(player, game):
     response = client_for(player).get(
         reverse("records:sheet", args=[game.pk]), headers={"HX-Request": "true"}
     )
-    assert response.status_code == 403
+    assert answered(response) == 403
     assert response["Content-Type"].startswith("text/html")
     assert response.content.startswith(b'<p class="message message-error" role="alert">')

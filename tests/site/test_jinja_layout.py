@@ -1,4 +1,4 @@
-"""The game page's layout is a Jinja2 copy of templates/base.html (harmonies_site/jinja.py says
+"""The game page's layout is a Jinja2 copy of templates/base.html (games/jinja.py says
 why): these tests keep the two drawing the same page around the same content."""
 
 import re
@@ -12,7 +12,7 @@ from django.template import engines
 from django.test import RequestFactory
 from django.urls import resolve
 
-from harmonies_site.jinja import page_context
+from games.jinja import page_context
 from tests.factories import UserFactory
 
 CONTENT = "<p>the page itself</p>"

@@ -1,4 +1,4 @@
-"""Fair queues: which Celery queue each task goes to (the worker per queue is in the README)."""
+"""Fair queues: which Celery queue each task goes to (a worker per queue: docs/operating.md)."""
 
 import pytest
 
@@ -29,7 +29,6 @@ def test_a_worker_started_without_queues_consumes_all_three():
 
 
 def test_a_bot_turn_is_queued_on_the_bots_queue(monkeypatch):
-    from games import tasks
     from games.queue import send_now
 
     sent = []
@@ -38,6 +37,6 @@ def test_a_bot_turn_is_queued_on_the_bots_queue(monkeypatch):
         "kombu.messaging.Producer.publish",
         lambda self, body, **options: sent.append(options.get("routing_key")),
     )
-    assert send_now(tasks.play_automatic_turn, 1, 2, countdown=1)
-    assert send_now(tasks.notify_turn, 1, 2)
+    assert send_now("games.play_automatic_turn", 1, 2, countdown=1)
+    assert send_now("games.notify_turn", 1, 2)
     assert sent == ["bots", "mail"]

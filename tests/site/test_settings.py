@@ -58,17 +58,26 @@ def test_production_settings_use_postgres_redis_smtp_and_secure_cookies():
     ]
 
 
-def test_with_nothing_set_the_site_embeds_everything():
-    env = {"DEBUG": "true"}
-    code = (
-        "from django.conf import settings as s;"
-        "print(s.DATABASES['default']['ENGINE'], s.CACHES['default']['BACKEND'],"
-        " s.CELERY_TASK_ALWAYS_EAGER, s.EMAIL_BACKEND,"
-        " s.DATABASES['default']['OPTIONS']['transaction_mode'])"
-    )
-    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL", "CI"}}
+# What the environment may hold that changes the shape; "nothing set" removes all of it.
+SHAPING = {
+    "DATABASE_URL", "REDIS_URL", "CI", "CELERY_TASK_ALWAYS_EAGER", "VAR_DIR", "EMAIL_URL",
+    "EMAIL_BACKEND", "EMAIL_FILE_PATH", "SITE_URL", "DEBUG",
+}  # fmt: skip
+SHAPE = (
+    "from django.conf import settings as s;"
+    "print(s.DATABASES['default']['ENGINE'], s.CACHES['default']['BACKEND'],"
+    " s.CELERY_BROKER_URL, s.CELERY_TASK_ALWAYS_EAGER, s.EMAIL_BACKEND,"
+    " s.DATABASES['default']['OPTIONS'].get('transaction_mode'));"
+    "print(s.CACHES['default'].get('LOCATION', ''));"
+    "print(*sorted(f'{k}={v}' for k, v in s.CELERY_BROKER_TRANSPORT_OPTIONS.items()))"
+)
+
+
+def settings_with(env: dict[str, str]) -> list[list[str]]:
+    """The settings' shape read by a fresh process whose environment is `env` and no more."""
+    clean = {k: v for k, v in os.environ.items() if k not in SHAPING}
     result = subprocess.run(
-        [sys.executable, "manage.py", "shell", "--no-imports", "-c", code],
+        [sys.executable, "manage.py", "shell", "--no-imports", "-c", SHAPE],
         cwd=ROOT,
         env={**clean, **env},
         capture_output=True,
@@ -76,13 +85,37 @@ def test_with_nothing_set_the_site_embeds_everything():
         timeout=120,
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == [
+    return [line.split() for line in result.stdout.splitlines()]
+
+
+def test_with_nothing_set_the_site_embeds_a_broker_and_a_cache_its_processes_share(tmp_path):
+    shape, cache_folder, broker = settings_with({"VAR_DIR": str(tmp_path)})
+    assert shape == [
         "django.db.backends.sqlite3",
-        "django.core.cache.backends.locmem.LocMemCache",
-        "True",
+        "django.core.cache.backends.filebased.FileBasedCache",
+        "filesystem://localhost//",
+        "False",  # tasks wait for a worker: none runs inside a request
         "harmonies_site.mail.ConsoleAndFileBackend",
         "IMMEDIATE",
     ]
+    assert cache_folder == [str(tmp_path / "cache")]
+    options = dict(option.split("=", 1) for option in broker)
+    assert options["data_folder_in"] == options["data_folder_out"] == str(tmp_path / "broker/queue")
+    assert options["processed_folder"] == str(tmp_path / "broker/processed")
+    assert options["control_folder"] == str(tmp_path / "broker/control")
+    # The folders are made by the settings: a first `make run` finds them.
+    assert {p.name for p in (tmp_path / "broker").iterdir()} == {"queue", "processed", "control"}
+
+
+def test_without_a_var_folder_the_default_is_the_checkouts_own(tmp_path):
+    _shape, cache_folder, _broker = settings_with({})
+    assert cache_folder == [str(ROOT / "var" / "cache")]
+
+
+def test_tasks_run_in_process_only_when_asked_and_then_the_cache_is_the_processs():
+    shape, cache_folder, broker = settings_with({"CELERY_TASK_ALWAYS_EAGER": "true"})
+    assert shape[1:4] == ["django.core.cache.backends.locmem.LocMemCache", "memory://", "True"]
+    assert cache_folder == broker == []
 
 
 def test_development_mail_is_printed_and_kept_as_a_file(tmp_path, settings, capsys):

@@ -19,8 +19,8 @@ import pytest
 from django.conf import settings
 
 from games import services
-from games.bot_players import bots_for
 from games.models import Move
+from games.services.bots import bots_for
 from tests.celery_workers import (
     celery_worker,
     purge,
@@ -38,22 +38,19 @@ EMAIL_WITHIN_SECONDS = 2
 BOT_TABLES = 12  # 4 players, 3 hard bots each: a backlog of tens of seconds of bot turns
 
 
-def test_queue(name: str) -> str:
+def queue_name(name: str) -> str:
     return PREFIX + name
-
-
-test_queue.__test__ = False  # a helper, not a test
 
 
 @pytest.fixture
 def workers(tmp_path):
-    """A bots worker and a mail worker, as the README runs them; always stopped and purged."""
+    """A bots worker and a mail worker, as docs/operating.md runs them; stopped and purged."""
     mail_dir = tmp_path / "mail"
     mail_dir.mkdir()
-    queues = [test_queue(q) for q in ("bots", "mail", "celery")]
+    queues = [queue_name(q) for q in ("bots", "mail", "celery")]
     purge(queues)
     env = worker_environment(mail_dir)
-    bots_queues, mail_queues = [test_queue("bots")], [test_queue("celery"), test_queue("mail")]
+    bots_queues, mail_queues = [queue_name("bots")], [queue_name("celery"), queue_name("mail")]
     try:
         with (
             celery_worker(bots_queues, tmp_path / "bots.log", env, "bots") as bots_log,
@@ -71,9 +68,9 @@ def site_routes_to_test_queues():
     """Queue on Redis (the session runs tasks in-process), through the site's routes renamed."""
     routes = getattr(settings, "CELERY_TASK_ROUTES", None) or {}
     renamed = {
-        name: {**route, "queue": test_queue(route["queue"])} for name, route in routes.items()
+        name: {**route, "queue": queue_name(route["queue"])} for name, route in routes.items()
     }
-    with tasks_routed(renamed, default_queue=test_queue("celery")):
+    with tasks_routed(renamed, default_queue=queue_name("celery")):
         yield
 
 

@@ -14,7 +14,7 @@ from django.urls import reverse
 from games import services
 from games.models import Game, Invitation, Seat
 from games.services import invitations
-from games.views import INVITATIONS_PAGE, LOBBY_PER_CREATOR
+from games.views.game import INVITATIONS_PAGE, LOBBY_PER_CREATOR
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +43,7 @@ def test_sixty_bot_tables_from_one_account_are_refused_past_the_cap(player):
 
 
 def test_a_finished_bot_game_frees_its_place(player):
-    from games.bot_players import bots_for
+    from games.services.bots import bots_for
 
     games = [
         services.create_game(
@@ -125,11 +125,11 @@ def test_four_hundred_invitations_do_not_bloat_my_games(player, other_player):
     with CaptureQueriesContext(connection) as queries:
         page = client.get(reverse("games:mine"))
     assert page.status_code == 200
-    assert page.content.count(b"invites you to a game") == INVITATIONS_PAGE
+    assert page.content.count(b"invites you to ") == INVITATIONS_PAGE
     assert len(page.content) < 60_000
     assert len(queries) < 15
     last = client.get(reverse("games:mine") + "?invitations=20")
-    assert last.content.count(b"invites you to a game") == 400 - 19 * INVITATIONS_PAGE
+    assert last.content.count(b"invites you to ") == 400 - 19 * INVITATIONS_PAGE
     assert b"Page 20 of 20" in last.content
 
 

@@ -9,10 +9,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import engine, presence, recent_moves
-from games.models import Game, Move
+from games import engine, presence
+from games.models import Game, Move, recent_moves
+from games.models.replaying import verify
 from games.narration import move_detail
-from games.replaying import verify
 from tests.factories import UserFactory
 from tests.games.helpers import start_game
 
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 # Issue 16's budget. A page seen before at this version: session, user, the game with its seats
 # and their users, the waiting count; the newest moves and the table talk come from the cache
-# (games/shared_parts.py), read once per version by whoever looks first.
+# (games/presenters/shared_parts.py), read once per version by whoever looks first.
 PAGE_QUERIES = 5
 POLL_QUERIES = 1  # the version, once; then the cache answers
 

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from games import engine, presence, services, tasks
 from games.models import Game
-from games.replaying import verify
+from games.models.replaying import verify
 from harmonies_site.celery import app
 from tests.games.helpers import start_game, user_to_move
 

@@ -29,7 +29,7 @@ PLAN_CACHE = 512
 
 # The hard bot's futures per decision against one rival (shared among more rivals) and in
 # solo: one future is mostly noise, and each more one is worth about a point a game up to these
-# counts (bench_bots.py, paired on the same deals; figures in the README).
+# counts (bench_bots.py, paired on the same deals; figures in docs/bots.md).
 RIVAL_SAMPLES = 5
 SOLO_SAMPLES = 6
 # The hard bot's seconds per decision, the 3 s a hard turn may take: no new future starts past

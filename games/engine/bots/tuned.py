@@ -1,10 +1,10 @@
-"""Evaluation weights fitted by self-play (bench/tune_bots.py), one set per kind of game.
+"""Evaluation weights fitted by self-play (tools/tune_bots.py), one set per kind of game.
 
 `tuned.json` maps a key ("solo-A", "solo-B", "2p", "34p") to the weights that replace the
 hand-set defaults of `evaluate.Weights` for the medium and hard bots in that kind of game; a
 key that is absent keeps the defaults. The tuning script writes a key only when the new weights
 beat the defaults on deals it never tuned on. A set may also hold "stages" (weights for a number
-of turns left, over the set's own) and "cards" (each card's ease), fitted by bench/fit_bots.py.
+of turns left, over the set's own) and "cards" (each card's ease), fitted by tools/fit_bots.py.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from games.models import Game
-from games.replaying import verify
+from games.models.replaying import verify
 
 
 class Command(BaseCommand):

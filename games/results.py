@@ -1,0 +1,147 @@
+"""How a finished game's result is decided and whether it counts, in one place.
+
+The writer calls these in the transaction that ends a game and stores what they say (every seat's
+place, and why the game counts for nothing if it does not); every page, list, email and the
+records then read those stored values, so the sheet, the game page, the profile, History and the
+emails can never disagree about a result or its reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from games import engine
+from games.models import Game, Move, Seat
+from games.models.history import SITE_EVENTS
+
+# A game counts (wins, ratings, records, suns) only if every person at the table played at least
+# this many turns of their own; a game ended early before that is abandoned (docs, rules).
+MIN_OWN_TURNS = 3
+
+
+def played_enough(seats: Iterable[Seat]) -> bool:
+    """Whether every person (bots aside) played MIN_OWN_TURNS turns of their own: the one rule
+    behind abandoned games and behind which games move ratings, wins and leaderboards."""
+    return not short_of_turns(seats)
+
+
+def short_of_turns(seats: Iterable[Seat]) -> list[Seat]:
+    """The people (bots aside) who played fewer than MIN_OWN_TURNS turns of their own."""
+    return [
+        seat
+        for seat in seats
+        if not seat.user.is_bot and (seat.own_turns is None or seat.own_turns < MIN_OWN_TURNS)
+    ]
+
+
+def own_turns(game: Game) -> dict[int, int]:
+    """Turns in which each seat's player made a move themselves (not a bot, not a stand-in)."""
+    rows = (
+        Move.objects.filter(game=game, user__isnull=False)
+        .exclude(action__type__in=sorted(SITE_EVENTS))
+        .order_by()  # no default ordering columns in the DISTINCT
+        .values_list("seat", "turn")
+        .distinct()
+    )
+    counts: dict[int, int] = {}
+    for position, _turn in rows:
+        counts[position] = counts.get(position, 0) + 1
+    return counts
+
+
+# --- Places -------------------------------------------------------------------------------------
+
+# The three groups of a final ranking, best first (the words are the sheet's and the page's).
+IN_TIME, TIMED_OUT, LEFT = 2, 1, 0
+RANKING_RULE = (
+    "Players who played every turn in time rank first, by score (ties broken by animal cubes "
+    "placed; equal on both, the place is shared). Then those whose time ran out on a turn (a "
+    "stand-in played it) but who stayed to the end, by score in the same way. Last, those who "
+    "resigned or were dropped, the latest to leave first."
+)
+
+
+def standing(seat: Seat) -> int:
+    """Which group of the ranking a seat belongs to (IN_TIME, TIMED_OUT or LEFT)."""
+    if seat.left:
+        return LEFT
+    return TIMED_OUT if seat.timed_out_at is not None else IN_TIME
+
+
+def placing(state: engine.GameState, seats: list[Seat]) -> dict[int, int]:
+    """Each position's final place: by group (in time, timed out but stayed, left); within the
+    first two by score then animal cubes, within the last the latest to leave first. Equal keys
+    share a place. When everyone ran out of time once, the score decides among them all."""
+    by_position = {seat.position: seat for seat in seats}
+    key = {}
+    for p in engine.ranking(state):
+        seat = by_position.get(p.seat)
+        group = standing(seat) if seat is not None else IN_TIME
+        if group == LEFT:
+            left = min(t for t in (seat.resigned_at, seat.dropped_at) if t)
+            key[p.seat] = (group, left.timestamp(), 0)
+        else:
+            key[p.seat] = (group, p.total, p.animal_cubes)
+    return {seat: 1 + sum(1 for k in key.values() if k > mine) for seat, mine in key.items()}
+
+
+# --- Whether the game counts --------------------------------------------------------------------
+
+
+def uncounted_reason(game: Game, seats: list[Seat]) -> str:
+    """Why a game that just ended counts for no wins, ratings or records, as a code stored on the
+    game (`Game.Uncounted`); "" when it counts. Seats carry their own turns and users. Decided
+    once, when the game ends: a player confirming their address later changes nothing."""
+    if game.end_reason == Game.EndReason.ABANDONED:
+        return Game.Uncounted.ABANDONED
+    if game.solo and any(seat.left for seat in seats):
+        return Game.Uncounted.SOLO_RESIGNED
+    # Rated play needs a confirmed email address (issue 12: no farming with throwaway accounts).
+    if not all(seat.user.can_play_rated for seat in seats if not seat.user.is_bot):
+        return Game.Uncounted.UNCONFIRMED
+    if not played_enough(seats):
+        return Game.Uncounted.FEW_TURNS
+    return Game.Uncounted.COUNTS
+
+
+def counts(game: Game) -> bool:
+    """Whether a finished game moves ratings, wins and leaderboards, as stored when it ended."""
+    return game.uncounted == Game.Uncounted.COUNTS
+
+
+def uncounted_words(game: Game, seats: list[Seat] | None = None) -> str:
+    """The stored reason in a player's words, "" when the game counts: "it was abandoned before
+    everyone had played 3 turns of their own". `seats` (with users) name who played too few."""
+    reason = game.uncounted
+    if reason == Game.Uncounted.COUNTS:
+        return ""
+    if reason == Game.Uncounted.ABANDONED:
+        if game.solo:
+            return f"it was abandoned before {MIN_OWN_TURNS} turns were played"
+        return f"it was abandoned before everyone had played {MIN_OWN_TURNS} turns of their own"
+    if reason == Game.Uncounted.SOLO_RESIGNED:
+        return "a resigned solo game counts for nothing"
+    if reason == Game.Uncounted.UNCONFIRMED:
+        if game.solo:
+            return "the player's email address was not confirmed when it ended"
+        return "not every player at the table had confirmed their email address when it ended"
+    short = short_of_turns(seats or [])
+    if short:
+        names = _and([seat.user.public_name for seat in short])
+        verb = "was" if len(short) == 1 else "were"
+        return f"{names} {verb} short of {MIN_OWN_TURNS} turns of their own"
+    return f"a player at the table played fewer than {MIN_OWN_TURNS} turns of their own"
+
+
+def counting_sentence(game: Game, seats: list[Seat] | None = None) -> str:
+    """One sentence for the sheet, the game page and the emails: "" when the game counts."""
+    words = uncounted_words(game, seats)
+    if not words:
+        return ""
+    return f"This game counts for no wins, ratings or records: {words}."
+
+
+def _and(names: list[Any]) -> str:
+    names = [str(n) for n in names]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
