@@ -75,6 +75,12 @@ def test_the_table_started_email_names_the_others_in_words(
     assert "Bob, Carol has" not in started.body
 
 
+def nine_in_the_morning(days_ahead: int):
+    """9:00 UTC on a day to come: always ahead of now, whatever the hour the suite runs at
+    (9:00 today plus a day is only 9 hours away when the suite runs at midnight)."""
+    return (timezone.now() + timedelta(days=days_ahead)).replace(hour=9, minute=0)
+
+
 def test_a_game_named_after_its_players_is_not_then_said_to_be_with_them(
     player, other_player, django_capture_on_commit_callbacks
 ):
@@ -88,7 +94,7 @@ def test_a_game_named_after_its_players_is_not_then_said_to_be_with_them(
         services.join_game(game_id=game.pk, user=other_player)
     game.refresh_from_db()
     mover = user_to_move(game)
-    later = timezone.now().replace(hour=9) + timedelta(days=1)
+    later = nine_in_the_morning(days_ahead=2)  # 33 to 57 hours on: past the 12 h reminder
     with time_machine.travel(later), django_capture_on_commit_callbacks(execute=True):
         tasks.sweep_reminders()
         tasks.sweep_digests()
@@ -146,7 +152,7 @@ def test_a_one_game_digest_does_not_say_the_most_urgent_first(player, other_play
         game = start_game(player, opponent)
         if user_to_move(game) != player:
             play_turns(game, turns=1)
-        with time_machine.travel(timezone.now().replace(hour=9) + timedelta(days=len(mail.outbox))):
+        with time_machine.travel(nine_in_the_morning(days_ahead=1 + len(mail.outbox))):
             tasks.sweep_digests()
     one, two = mail.outbox
     assert "One game is waiting for your move:" in one.body
