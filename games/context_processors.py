@@ -33,15 +33,19 @@ def waiting(request: HttpRequest) -> dict:
 
 def invitation_in_next(request: HttpRequest) -> dict:
     """On the log-in and sign-up pages reached from an invitation's link (`next`), that
-    invitation: the page says who invites to what, and the sign-up fills in its address."""
+    invitation: the page says who invites to what, and the sign-up fills in its address. On the
+    invitation's own page too, so that the header's Sign up fills in the address as well."""
     match = getattr(request, "resolver_match", None)
-    if match is None or match.url_name not in ("login", "signup"):
+    if match is not None and match.view_name == "games:invited":
+        target = match
+    elif match is None or match.url_name not in ("login", "signup"):
         return {}
-    path = local_path(request, request.POST.get("next") or request.GET.get("next") or "")
-    try:
-        target = resolve(path.split("?", 1)[0]) if path else None
-    except Resolver404:
-        return {}
+    else:
+        path = local_path(request, request.POST.get("next") or request.GET.get("next") or "")
+        try:
+            target = resolve(path.split("?", 1)[0]) if path else None
+        except Resolver404:
+            return {}
     if target is None or target.view_name != "games:invited":
         return {}
     from games import services  # the writer's reading of a signed link

@@ -138,6 +138,23 @@ def test_the_headers_sign_up_and_log_in_keep_the_invitation(player, client):
     assert "next=" in create and "email=" in create
 
 
+def test_the_headers_sign_up_fills_in_the_invited_address_from_the_invitation_and_log_in(
+    player, client
+):
+    game = invite_by_address(player)
+    invitation = game.invitations.get()
+    link = link_of(game)
+    login_href = ""
+    for page_url in (link, None):
+        page = client.get(page_url or login_href).content.decode()
+        header = page.split("</nav>", 1)[0]
+        signup_href = re.search(r'href="([^"]*/accounts/signup/[^"]*)"', header).group(1)
+        login_href = re.search(r'href="([^"]*/accounts/login/[^"]*)"', header).group(1)
+        login_href = login_href.replace("&amp;", "&")
+        signup_page = client.get(signup_href.replace("&amp;", "&")).content.decode()
+        assert f'value="{invitation.email}"' in signup_page  # the address box is filled in
+
+
 def test_the_header_on_the_sign_up_page_keeps_where_the_visitor_was_going(client):
     page = client.get(reverse("signup") + "?next=/games/12/").content.decode()
     header = page.split("</nav>", 1)[0]
