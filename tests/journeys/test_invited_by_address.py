@@ -98,6 +98,9 @@ def test_a_friend_invited_by_address_signs_up_from_the_header_and_plays_a_whole_
     assert last["type"] == "end_turn"
     game.refresh_from_db()
     mover, waiting = pages[game.current_seat], pages[1 - game.current_seat]
+    # The page must be drawn at the game's last version: "End my turn" is already there on a
+    # page drawn partway through the writer's moves, and a click from it is refused as stale.
+    expect(mover.locator("#game-version")).to_have_value(str(game.version), timeout=10_000)
     expect(mover.get_by_role("button", name="End my turn")).to_be_visible(timeout=10_000)
     expect(
         waiting.get_by_role("heading", name=f"Waiting for {names[game.current_seat]}")
