@@ -19,23 +19,16 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.browsers import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (the suite's own launch)
+
 DB = ROOT / "var" / "shots.sqlite3"
 OUT = ROOT / "test-results" / "shots"
 PORT = 8799
 BASE = f"http://127.0.0.1:{PORT}"
 PASSWORD = "harmonies-shots"
 WIDTHS = {"phone": (360, 800), "desktop": (1280, 900)}
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
 
 ENV = {
     **os.environ,
@@ -80,7 +73,6 @@ def main() -> int:
 def _seed() -> list[tuple[str, str | None, str]]:
     """Players and games in every state a page can show; returns (name, who looks, path)."""
     os.environ.update(ENV)
-    sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "harmonies_site.settings")
     import django
 

@@ -18,16 +18,11 @@ from games.services import talk
 from games.signals import message_posted
 from games.talk import unread_counts, unread_for
 from tests.answers import answered
+from tests.clients import as_user
 from tests.games.helpers import first_legal, play_to_the_end, start_game, user_to_move
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
-
-
-def as_user(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def talk_url(game) -> str:

@@ -7,26 +7,19 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from games import services
 from games.engine.cli import main
 from games.engine.interchange import parse_board
 from games.models import Game
+from tests.clients import as_user
 from tests.games.helpers import play_turns, start_game
 from tests.records.helpers import real_game
 
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def as_user(user) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def export_url(game) -> str:

@@ -7,6 +7,7 @@ from django.urls import reverse
 from accounts.models import Friendship
 from games import services
 from games.services import friends
+from tests.clients import as_user
 from tests.factories import UserFactory
 from tests.games.helpers import start_game
 from tests.records.helpers import quick_game
@@ -15,12 +16,6 @@ pytestmark = pytest.mark.django_db
 ADD = reverse("records:friend_add")
 REMOVE = reverse("records:friend_remove")
 SUGGEST = reverse("records:friend_suggest")
-
-
-def as_user(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def profile(user):

@@ -8,18 +8,13 @@ from django.urls import reverse
 
 from games import engine
 from records.models import SeatResult
+from tests.clients import as_user
 from tests.factories import UserFactory
 from tests.records.helpers import quick_game, real_game
 
 pytestmark = pytest.mark.django_db
 
 HISTORY = reverse("records:history")
-
-
-def as_user(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def profile_url(user) -> str:

@@ -10,18 +10,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from records.models import SeatResult
+from tests.clients import as_user
 from tests.factories import UserFactory
 from tests.records.helpers import quick_game
 
 pytestmark = pytest.mark.django_db
 
 URL = reverse("records:leaderboards")
-
-
-def as_user(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def board(client, **params) -> list[str]:

@@ -1,7 +1,6 @@
 """A finished game's score sheet and its replay: open to every player once the game is over."""
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
@@ -9,17 +8,11 @@ from games import engine
 from games.pictures.boards import board_svg
 from games.pictures.sprite import sprite_url
 from records.models import SeatResult
+from tests.clients import as_user
 from tests.games.helpers import play_to_the_end, play_turns, start_game
 from tests.records.helpers import quick_game, real_game
 
 pytestmark = pytest.mark.django_db
-
-
-def as_user(user) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def sheet_url(game) -> str:

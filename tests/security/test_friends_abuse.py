@@ -2,7 +2,6 @@
 nothing, never errs, and nothing user-written comes back unescaped."""
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Friendship
@@ -10,16 +9,11 @@ from games import services
 from games.models import Game
 from games.services import friends
 from tests.answers import answered
+from tests.clients import as_user
 from tests.factories import UserFactory
 from tests.games.helpers import start_game
 
 pytestmark = pytest.mark.django_db
-
-
-def as_user(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,6 @@ shows invitations and past games a page at a time.
 
 import pytest
 from django.db import connection
-from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -15,19 +14,14 @@ from games import services
 from games.models import Game, Invitation, Seat
 from games.services import invitations
 from games.views.game import INVITATIONS_PAGE, LOBBY_PER_CREATOR
+from tests.clients import as_user
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
 
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def test_sixty_bot_tables_from_one_account_are_refused_past_the_cap(player):
-    client = logged_in(player)
+    client = as_user(player)
     answers = [
         client.post(reverse("games:new"), {"players": 2, "side": "A", "seat_2": "hard"})
         for _ in range(60)
@@ -66,7 +60,7 @@ def test_a_finished_bot_game_frees_its_place(player):
 def test_at_most_five_tables_wait_for_players(player):
     for _ in range(services.MAX_OPEN_TABLES):
         services.create_game(creator=player, players=2, side="A", spirits=False, public=True)
-    response = logged_in(player).post(
+    response = as_user(player).post(
         reverse("games:new"), {"players": 2, "side": "A", "public": "on"}
     )
     assert response.status_code == 200
@@ -105,7 +99,7 @@ def test_one_creator_cannot_push_every_other_table_off_the_lobby(player, other_p
         for _ in range(2)
     ]
     Game.objects.filter(created_by=flooder).update(created_at=others[-1].created_at)
-    page = logged_in(stranger).get(reverse("games:lobby"))
+    page = as_user(stranger).get(reverse("games:lobby"))
     tables_shown = page.context["tables"]
     by_flooder = [g for g in tables_shown if g.created_by_id == flooder.pk]
     assert len(by_flooder) == LOBBY_PER_CREATOR
@@ -121,7 +115,7 @@ def test_four_hundred_invitations_do_not_bloat_my_games(player, other_player):
     Invitation.objects.bulk_create(
         Invitation(game=g, user=other_player, invited_by=g.created_by) for g in games
     )
-    client = logged_in(other_player)
+    client = as_user(other_player)
     with CaptureQueriesContext(connection) as queries:
         page = client.get(reverse("games:mine"))
     assert page.status_code == 200
@@ -139,7 +133,7 @@ def test_finished_games_are_paginated(player, other_player):
         for n in range(45)
     )
     Seat.objects.bulk_create(Seat(game=g, user=player) for g in games)
-    client = logged_in(player)
+    client = as_user(player)
     first = client.get(reverse("games:mine"))
     assert len(first.context["finished"].object_list) == 30
     second = client.get(reverse("games:mine") + "?page=2")
@@ -155,7 +149,7 @@ def _race(user, url: str, data: dict, clients: int) -> list[int]:
     barrier, statuses = threading.Barrier(clients), []
 
     def post() -> None:
-        client = logged_in(user)
+        client = as_user(user)
         try:
             barrier.wait(timeout=30)
             statuses.append(client.post(url, data).status_code)

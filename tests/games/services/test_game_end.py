@@ -6,7 +6,6 @@ from datetime import timedelta
 import pytest
 import time_machine
 from django.core import mail
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -21,6 +20,7 @@ from records import presenters as record_pages
 from records.models import Rating, SeatResult
 from records.services import counts_for_ratings
 from records.tasks import record_game
+from tests.clients import as_user
 from tests.factories import UserFactory
 from tests.games.helpers import (
     first_legal,
@@ -33,12 +33,6 @@ from tests.games.helpers import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def as_user(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def ranks(game: Game) -> dict[str, int]:

@@ -10,7 +10,6 @@ from unittest import mock
 
 import pytest
 from django.core import mail, signing
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -19,18 +18,13 @@ from games import presence, services, tasks
 from games.mail import tables as table_mail
 from games.models import Game, Invitation, Seat
 from games.models.social import invitation_token
+from tests.clients import as_user
 from tests.factories import PASSWORD, UserFactory
 from tests.games.helpers import start_game
 
 pytestmark = pytest.mark.django_db
 
 NEWCOMER = "newcomer@example.org"
-
-
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def table(creator, players: int = 2, **kwargs) -> Game:
@@ -56,7 +50,7 @@ def test_an_invited_player_is_emailed_with_join_and_decline_links(
     path = link_in(message)
     assert f"{path}?decline=1" in message.body
     assert "/accounts/unsubscribe/invitation/" in message.body
-    page = logged_in(other_player).get(path)
+    page = as_user(other_player).get(path)
     assert page.status_code == 200
     assert b"Take a seat" in page.content and b"Decline" in page.content
     assert Invitation.objects.get(game=game).emailed_at is not None
@@ -95,7 +89,7 @@ def test_a_player_who_switched_invitations_off_gets_none(
 
 
 def test_the_preferences_page_lists_invitations(player):
-    page = logged_in(player).get(reverse("profile"))
+    page = as_user(player).get(reverse("profile"))
     assert b"Invitations and tables" in page.content
     assert player.email_invitation is True
 
@@ -103,10 +97,10 @@ def test_the_preferences_page_lists_invitations(player):
 def test_the_link_is_for_the_invited_player_only(player, other_player, stranger):
     game = table(player, invitees=[other_player])
     token = invitation_token(game.invitations.get())
-    page = logged_in(stranger).get(reverse("games:invited", args=[token]))
+    page = as_user(stranger).get(reverse("games:invited", args=[token]))
     assert page.status_code == 403
     assert b"This invitation is for another player." in page.content
-    joined = logged_in(stranger).post(reverse("games:join", args=[game.pk]), {"invitation": token})
+    joined = as_user(stranger).post(reverse("games:join", args=[game.pk]), {"invitation": token})
     assert joined.status_code == 403
     assert not game.seats.filter(user=stranger).exists()
 
@@ -197,12 +191,12 @@ def test_a_used_link_says_so_and_changes_nothing(player, stranger):
     game = table(player, players=3, emails=[NEWCOMER])
     token = invitation_token(game.invitations.get())
     services.join_game(game_id=game.pk, user=stranger, invitation_token=token)
-    again = logged_in(UserFactory()).post(
+    again = as_user(UserFactory()).post(
         reverse("games:join", args=[game.pk]), {"invitation": token}
     )
     assert again.status_code == 409
     assert b"This invitation has already been used." in again.content
-    page = logged_in(UserFactory()).get(reverse("games:invited", args=[token]))
+    page = as_user(UserFactory()).get(reverse("games:invited", args=[token]))
     assert page.status_code == 409
     assert game.seats.count() == 2
 
@@ -211,9 +205,7 @@ def test_a_link_opens_its_own_table_only(player, stranger):
     mine = table(player, emails=[NEWCOMER])
     other = table(player, players=3)
     token = invitation_token(mine.invitations.get())
-    response = logged_in(stranger).post(
-        reverse("games:join", args=[other.pk]), {"invitation": token}
-    )
+    response = as_user(stranger).post(reverse("games:join", args=[other.pk]), {"invitation": token})
     assert response.status_code == 403
     assert b"This invitation is for another table." in response.content
     assert other.seats.count() == 1 and mine.invitations.exists()
@@ -223,10 +215,10 @@ def test_a_forged_link_says_so(player, stranger):
     game = table(player, emails=[NEWCOMER])
     token = invitation_token(game.invitations.get())
     for forged in (token[:-2] + "xx", "abc", signing.dumps(game.invitations.get().pk)):
-        page = logged_in(stranger).get(reverse("games:invited", args=[forged]))
+        page = as_user(stranger).get(reverse("games:invited", args=[forged]))
         assert page.status_code == 404
         assert b"This invitation link is not valid" in page.content
-    refused = logged_in(stranger).post(reverse("games:join", args=[game.pk]), {"invitation": "x"})
+    refused = as_user(stranger).post(reverse("games:join", args=[game.pk]), {"invitation": "x"})
     assert refused.status_code == 404
     assert game.seats.count() == 1
 
@@ -237,8 +229,8 @@ def test_an_expired_link_says_so(player, stranger):
     token = invitation_token(invitation)
     later = timezone.now() + timedelta(days=15)
     with mock.patch("django.core.signing.time.time", return_value=later.timestamp()):
-        page = logged_in(stranger).get(reverse("games:invited", args=[token]))
-        joined = logged_in(stranger).post(
+        page = as_user(stranger).get(reverse("games:invited", args=[token]))
+        joined = as_user(stranger).post(
             reverse("games:join", args=[game.pk]), {"invitation": token}
         )
     assert page.status_code == joined.status_code == 409
@@ -251,9 +243,9 @@ def test_an_expired_invitation_by_name_no_longer_opens_the_table(player, other_p
     Invitation.objects.update(created_at=timezone.now() - timedelta(days=15))
     with pytest.raises(services.NotAllowed, match="expired"):
         services.join_game(game_id=game.pk, user=other_player)
-    page = logged_in(other_player).get(game.get_absolute_url())
+    page = as_user(other_player).get(game.get_absolute_url())
     assert page.status_code == 403 and b"expired" in page.content
-    assert b"invites you" not in logged_in(other_player).get(reverse("games:mine")).content
+    assert b"invites you" not in as_user(other_player).get(reverse("games:mine")).content
 
 
 # --- The same person twice ------------------------------------------------------------------------
@@ -261,7 +253,7 @@ def test_an_expired_invitation_by_name_no_longer_opens_the_table(player, other_p
 
 @pytest.mark.parametrize("names", ["bob, Bob", "bob BOB", "BOB@example.com bob@EXAMPLE.com"])
 def test_naming_a_friend_twice_on_the_new_game_form_is_a_message(player, other_player, names):
-    response = logged_in(player).post(
+    response = as_user(player).post(
         reverse("games:new"), {"players": 3, "side": "A", "invite": names}
     )
     assert response.status_code == 200
@@ -270,7 +262,7 @@ def test_naming_a_friend_twice_on_the_new_game_form_is_a_message(player, other_p
 
 
 def test_a_name_and_the_same_players_address_is_a_message(player, other_player):
-    response = logged_in(player).post(
+    response = as_user(player).post(
         reverse("games:new"), {"players": 3, "side": "A", "invite": "bob BOB@example.com"}
     )
     assert b"Bob is named twice" in response.content
@@ -279,7 +271,7 @@ def test_a_name_and_the_same_players_address_is_a_message(player, other_player):
 
 def test_inviting_someone_already_invited_is_a_message_in_any_case(player, other_player):
     game = table(player, players=4, invitees=[other_player], emails=[NEWCOMER])
-    client = logged_in(player)
+    client = as_user(player)
     for again in ("BOB", "bob@Example.com", "NEWCOMER@example.ORG"):
         response = client.post(reverse("games:invite", args=[game.pk]), {"invite": again})
         assert response.status_code == 400
@@ -292,19 +284,19 @@ def test_the_creator_invites_more_from_the_table_page(
 ):
     game = table(player, players=3)
     with django_capture_on_commit_callbacks(execute=True):
-        response = logged_in(player).post(
+        response = as_user(player).post(
             reverse("games:invite", args=[game.pk]), {"invite": f"bob {NEWCOMER}"}
         )
     assert response.status_code == 302
     assert sorted(m.to[0] for m in mail.outbox) == sorted([other_player.email, NEWCOMER])
-    full = logged_in(player).post(reverse("games:invite", args=[game.pk]), {"invite": "mallory"})
+    full = as_user(player).post(reverse("games:invite", args=[game.pk]), {"invite": "mallory"})
     assert full.status_code == 400
 
 
 def test_only_the_creator_invites(player, other_player, stranger):
     game = table(player, players=3, public=True)
     services.join_game(game_id=game.pk, user=other_player)
-    response = logged_in(other_player).post(
+    response = as_user(other_player).post(
         reverse("games:invite", args=[game.pk]), {"invite": "mallory"}
     )
     assert response.status_code == 403
@@ -349,7 +341,7 @@ def test_the_creator_looking_at_the_table_is_not_emailed(
 
 def test_the_table_page_marks_its_creator_as_looking(player, other_player):
     game = table(player, invitees=[other_player])
-    logged_in(player).get(game.get_absolute_url())
+    as_user(player).get(game.get_absolute_url())
     assert presence.is_looking(game.pk, player.pk)
 
 
@@ -371,13 +363,13 @@ def test_a_decline_tells_the_creator_and_opens_the_seat(
 ):
     game = table(player, invitees=[other_player])
     with django_capture_on_commit_callbacks(execute=True):
-        response = logged_in(other_player).post(reverse("games:decline", args=[game.pk]))
+        response = as_user(other_player).post(reverse("games:decline", args=[game.pk]))
     assert response.status_code == 302
     (message,) = mail.outbox
     assert message.to == [player.email]
     assert message.subject == f"Bob declined your invitation to Game {game.pk}"  # as listed
     assert tasks.notify_invitation_declined(game.invitations.get().pk) is False  # once
-    page = logged_in(player).get(game.get_absolute_url())
+    page = as_user(player).get(game.get_absolute_url())
     assert b"Bob declined the invitation" in page.content
     services.invite(game_id=game.pk, by=player, invitees=[stranger])  # the seat is free again
     assert game.invitations.filter(user=stranger, declined_at__isnull=True).exists()
@@ -403,17 +395,17 @@ def test_declining_answers_truthfully(player, other_player, stranger, who, statu
     game = table(player, invitees=[other_player])
     services.decline_invitation(game_id=game.pk, user=other_player)
     version = Game.objects.get(pk=game.pk).version
-    response = logged_in(people[who]).post(reverse("games:decline", args=[game.pk]))
+    response = as_user(people[who]).post(reverse("games:decline", args=[game.pk]))
     assert response.status_code == status
     assert message in response.content
     assert Game.objects.get(pk=game.pk).version == version
 
 
 def test_declining_a_table_that_does_not_exist_or_has_started(player, other_player):
-    response = logged_in(other_player).post(reverse("games:decline", args=[99999]))
+    response = as_user(other_player).post(reverse("games:decline", args=[99999]))
     assert response.status_code == 404 and b"There is no such table." in response.content
     game = start_game(player, other_player)
-    seated = logged_in(other_player).post(reverse("games:decline", args=[game.pk]))
+    seated = as_user(other_player).post(reverse("games:decline", args=[game.pk]))
     assert seated.status_code == 409 and b"already have a seat" in seated.content
 
 
@@ -423,13 +415,13 @@ def test_a_newcomer_declines_through_their_link(
     game = table(player, emails=[NEWCOMER])
     token = invitation_token(game.invitations.get())
     with django_capture_on_commit_callbacks(execute=True):
-        response = logged_in(stranger).post(
+        response = as_user(stranger).post(
             reverse("games:decline", args=[game.pk]), {"invitation": token}
         )
     assert response.status_code == 302
     assert game.invitations.get().declined_at is not None
     assert f"{NEWCOMER} declined" in mail.outbox[0].subject
-    again = logged_in(stranger).get(reverse("games:invited", args=[token]))
+    again = as_user(stranger).get(reverse("games:invited", args=[token]))
     assert again.status_code == 409 and b"declined" in again.content
 
 
@@ -458,7 +450,7 @@ def test_everyone_seated_or_invited_is_emailed_once(cancelled, player, other_pla
 
 def test_a_cancelled_table_stays_in_my_games(cancelled, player, other_player, stranger):
     for user in (player, other_player, stranger):
-        page = logged_in(user).get(reverse("games:mine"))
+        page = as_user(user).get(reverse("games:mine"))
         assert b"cancelled by Alice" in page.content
         assert b"invites you" not in page.content
 
@@ -481,7 +473,7 @@ def test_every_request_on_a_cancelled_table_says_so(
     cancelled, player, other_player, stranger, who, method, name, data
 ):
     people = {"player": player, "other_player": other_player, "stranger": stranger}
-    response = getattr(logged_in(people[who]), method)(reverse(name, args=[cancelled.pk]), data)
+    response = getattr(as_user(people[who]), method)(reverse(name, args=[cancelled.pk]), data)
     assert response.status_code == 409
     assert b"This table was cancelled." in response.content
     cancelled.refresh_from_db()
@@ -489,10 +481,10 @@ def test_every_request_on_a_cancelled_table_says_so(
 
 
 def test_the_links_of_a_cancelled_table_say_so(cancelled, player, other_player, stranger):
-    link = logged_in(other_player).get(reverse("games:invitation", args=[cancelled.invite_token]))
+    link = as_user(other_player).get(reverse("games:invitation", args=[cancelled.invite_token]))
     assert link.status_code == 409 and b"This table was cancelled." in link.content
     token = invitation_token(cancelled.invitations.get(user=stranger))
-    own = logged_in(stranger).get(reverse("games:invited", args=[token]))
+    own = as_user(stranger).get(reverse("games:invited", args=[token]))
     assert own.status_code == 409 and b"This table was cancelled." in own.content
-    page = logged_in(other_player).get(cancelled.get_absolute_url())
+    page = as_user(other_player).get(cancelled.get_absolute_url())
     assert page.status_code == 200 and b"This table was cancelled by Alice" in page.content

@@ -2,21 +2,15 @@
 
 import pytest
 from django.core import mail
-from django.test import Client
 from django.urls import reverse
 
 from games import services
 from games.models import Game
 from games.services.bots import bots_for
+from tests.clients import as_user
 from tests.games.helpers import start_game
 
 pytestmark = pytest.mark.django_db
-
-
-def as_user(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def finished(creator, *others, **settings) -> Game:

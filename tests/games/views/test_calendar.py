@@ -11,16 +11,10 @@ from icalendar import Calendar
 
 from games.models import Game
 from games.views import calendar as ical
+from tests.clients import as_user
 from tests.games.helpers import play_turns, start_game, user_to_move
 
 pytestmark = pytest.mark.django_db
-
-
-def as_user(user) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def feed_url(user) -> str:

@@ -11,6 +11,7 @@ from games import engine, services
 from games.models import Game
 from games.presenters.game import LOG_LENGTH
 from tests.answers import answered
+from tests.clients import as_user
 from tests.factories import UserFactory
 from tests.games.helpers import (
     first_legal,
@@ -31,13 +32,6 @@ def mover(game):
 @pytest.fixture
 def waiting(game, mover, player, other_player):
     return other_player if mover == player else player
-
-
-def as_user(user) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def act(client, game, **fields):

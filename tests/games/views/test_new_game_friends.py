@@ -1,20 +1,14 @@
 """The new-game form names a friend in each seat (type-ahead from one's friends, or typed)."""
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from games.models import Game, Invitation
+from tests.clients import as_user
 from tests.games.helpers import start_game
 
 pytestmark = pytest.mark.django_db
 URL = reverse("games:new")
-
-
-def as_user(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def create(client, **fields):
