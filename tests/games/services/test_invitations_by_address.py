@@ -15,8 +15,8 @@ from games import services
 from games.models import Game
 from games.models.social import invitation_token
 from games.services import invitations
+from tests.clients import as_user
 from tests.factories import PASSWORD, UserFactory
-from tests.games.services.test_invitations import logged_in
 
 pytestmark = pytest.mark.django_db
 
@@ -61,9 +61,9 @@ def test_an_address_nobody_confirmed_invites_no_account(player, squatter):
     game = invite_by_address(player)
     invitation = game.invitations.get()
     assert invitation.user is None and invitation.email == ADDRESS
-    mine = logged_in(squatter).get(reverse("games:mine")).content.decode()
+    mine = as_user(squatter).get(reverse("games:mine")).content.decode()
     assert "Sunday river" not in mine
-    refused = logged_in(squatter).get(game.get_absolute_url())
+    refused = as_user(squatter).get(game.get_absolute_url())
     assert refused.status_code == 403
 
 
@@ -87,7 +87,7 @@ def test_the_owner_who_confirms_the_address_receives_the_invitation_and_the_squa
     assert "Sunday river" in mine
     table = owner_client.get(game.get_absolute_url())
     assert table.status_code == 200 and "Take a seat" in table.content.decode()
-    assert "Sunday river" not in logged_in(squatter).get(reverse("games:mine")).content.decode()
+    assert "Sunday river" not in as_user(squatter).get(reverse("games:mine")).content.decode()
     # Invited again by the same address, the owner is invited as themselves.
     assert invitations.invitees_for(emails=[ADDRESS.upper()])[0].user == owner
 
@@ -96,7 +96,7 @@ def test_whoever_holds_the_signed_link_may_still_take_the_seat(player, squatter)
     game = invite_by_address(player)
     link = link_of(game)
     token = link.split("/")[-2]
-    client = logged_in(squatter)
+    client = as_user(squatter)
     assert client.get(link).status_code == 200
     client.post(reverse("games:join", args=[game.pk]), {"invitation": token})
     game.refresh_from_db()
@@ -205,7 +205,7 @@ def test_claiming_on_confirmation_tells_the_creators_open_table_page(player):
     confirm(client, User.objects.get(username="bea"))
     game.refresh_from_db()
     assert game.version > version
-    table = logged_in(player).get(game.get_absolute_url()).content.decode()
+    table = as_user(player).get(game.get_absolute_url()).content.decode()
     assert "Someone invited by email" not in table and "(invited)" in table
 
 
