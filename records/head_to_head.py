@@ -3,13 +3,15 @@
 Read from the results tables: every finished game two players shared counts as a game together,
 and wins, losses and draws compare their places in the games that count (`SeatResult.counts`,
 stored from `records.services.counts_for_ratings`): a better place is a win, an equal (shared)
-place a draw. Two queries, however many friends.
+place a draw. One query, however many friends.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from typing import Any
+
+from django.db.models import Exists, OuterRef, Subquery
 
 from accounts.models import User
 from games.results import MIN_OWN_TURNS
@@ -30,23 +32,28 @@ def head_to_head(user: User, others: list[User]) -> dict[int, dict[str, int]]:
     ids = [o.pk for o in others]
     if not ids:
         return records
-    mine = {
-        r["game_id"]: r
-        for r in SeatResult.objects.filter(user=user).values("game_id", "place", "counts")
-    }
-    theirs = SeatResult.objects.filter(game_id__in=list(mine), user_id__in=ids).values(
-        "game_id", "user_id", "place", "counts"
+    # From the others' results, each looked up against `user`'s row of the same game (the
+    # game's own index): the cost follows the games the others played, never every game of
+    # a `user` who has played thousands.
+    own = SeatResult.objects.filter(game_id=OuterRef("game_id"), user=user)
+    theirs = (
+        SeatResult.objects.filter(user_id__in=ids)
+        .filter(Exists(own))
+        .annotate(
+            own_place=Subquery(own.values("place")[:1]),
+            own_counts=Subquery(own.values("counts")[:1]),
+        )
+        .values("user_id", "place", "counts", "own_place", "own_counts")
     )
     for row in theirs:
-        own = mine[row["game_id"]]
         record = records[row["user_id"]]
         record["games"] += 1
-        if not (own["counts"] and row["counts"]):
+        if not (row["own_counts"] and row["counts"]):
             continue
         record["counted"] += 1
-        if own["place"] < row["place"]:
+        if row["own_place"] < row["place"]:
             record["wins"] += 1
-        elif own["place"] > row["place"]:
+        elif row["own_place"] > row["place"]:
             record["losses"] += 1
         else:
             record["draws"] += 1

@@ -1,7 +1,8 @@
 """A player's results: the page of their finished games, and their profile's statistics.
 
 They read only the derived tables (a fixed number of queries however many games are listed),
-plus the move log and seats for how reliably the player takes their turns.
+plus the seats (and the move log of the games still going) for how reliably the player takes
+their turns.
 """
 
 from __future__ import annotations
@@ -99,16 +100,20 @@ def player_stats(user: User) -> dict[str, Any]:
 def reliability(user: User) -> dict[str, Any]:
     """How dependable a player is: the share of their turns (in games with a time limit or not)
     played within the limit, and the games they left (resigned or dropped)."""
-    played = (
-        Move.objects.filter(user=user)
+    seats = Seat.objects.filter(user=user)
+    # An ended game stores each seat's own turns; only the games still going are counted from
+    # their move log, so the cost follows the player's games in play, not their whole history.
+    stored = seats.aggregate(played=Sum("own_turns"), missed=Sum("turns_missed"))
+    going = seats.filter(own_turns__isnull=True).values("game_id")
+    played = (stored["played"] or 0) + (
+        Move.objects.filter(game_id__in=going, user=user)
         .exclude(action__type__in=sorted(SITE_EVENTS))
         .order_by()  # no default ordering columns in the DISTINCT
         .values_list("game_id", "turn")
         .distinct()
         .count()
     )
-    seats = Seat.objects.filter(user=user)
-    missed = seats.aggregate(missed=Sum("turns_missed"))["missed"] or 0
+    missed = stored["missed"] or 0
     turns = played + missed
     return {
         "turns": turns,

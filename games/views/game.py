@@ -6,7 +6,7 @@ from csp.decorators import csp_exempt
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Count, F, Q
+from django.db.models import Count, F
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import presence, services
 from games.forms import NewGameForm
 from games.jinja import render_blocks, render_page
-from games.models import Game, Seat, table_query
+from games.models import Game, Invitation, Seat, table_query
 from games.models.versions import poll_versions
 from games.pictures.sprite import sprite as game_sprite
 from games.presenters import recap
@@ -68,17 +68,21 @@ def my_games(request: HttpRequest) -> HttpResponse:
         .prefetch_related("seats__user")
         .order_by("-updated_at")
     )
+    # The union of two lookups on the player's own indexed rows, not an OR over joins with
+    # DISTINCT, which made PostgreSQL scan every ended game on the site.
+    theirs = (
+        Seat.objects.filter(user=user)
+        .order_by()
+        .values("game_id")
+        .union(Invitation.objects.filter(user=user).order_by().values("game_id"))
+    )
     past = (
-        Game.objects.filter(
-            Q(seats__user=user) | Q(invitations__user=user),
-            status__in=[Game.Status.FINISHED, Game.Status.CANCELLED],
-        )
+        Game.objects.filter(pk__in=theirs, status__in=[Game.Status.FINISHED, Game.Status.CANCELLED])
         .annotate(ended_at=Coalesce("finished_at", "updated_at"))
-        .defer(*Game.PLAY_FIELDS)  # and DISTINCT compares no large text
+        .defer(*Game.PLAY_FIELDS)
         .order_by("-ended_at", "-pk")
         .select_related("created_by")
         .prefetch_related("seats__user")
-        .distinct()
     )
     finished = Paginator(past, PAST_PAGE).get_page(request.GET.get("page"))
     invited = (

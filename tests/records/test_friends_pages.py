@@ -159,3 +159,25 @@ def test_the_leaderboard_friends_filter_follows_added_and_removed_friends(
     assert shown() == {"alice", "bob", "carol"}
     friends.remove_friend(user=player, friend_id=str(other_player.pk))
     assert shown() == {"alice", "carol"}
+
+
+def test_is_friend_gives_the_friend_lists_answer_in_every_case(player, other_player, carol):
+    """`is_friend` asks the two players' own rows; it must agree with `friends_of`."""
+    bot, gone, stranger, dropped = (
+        UserFactory(bot_level="easy"),
+        UserFactory(is_active=False),
+        UserFactory(),
+        UserFactory(),
+    )
+    start_game(player, other_player)  # played with
+    services.create_game(creator=player, players=2, side="A", spirits=False, invitees=[stranger])
+    friends.add_friend(user=player, name=carol.username)  # added
+    Friendship.objects.create(user=player, friend=gone)
+    start_game(player, dropped)
+    friends.remove_friend(user=player, friend_id=str(dropped.pk))  # played with, then removed
+    Friendship.objects.create(user=player, friend=bot)  # a row from before bots were refused
+    everyone = [player, other_player, carol, bot, gone, stranger, dropped]
+    listed = set(friends.friends_of(player).values_list("pk", flat=True))
+    assert listed == {other_player.pk, carol.pk}
+    for other in everyone:
+        assert friends.is_friend(player, other) == (other.pk in listed), other.username

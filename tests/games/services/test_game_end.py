@@ -11,9 +11,9 @@ from django.utils import timezone
 
 from games import services, tasks
 from games.mail import turns
-from games.models import Game, Seat
+from games.models import Game, Move, Seat
 from games.models.replaying import verify
-from games.results import MIN_OWN_TURNS
+from games.results import MIN_OWN_TURNS, SITE_EVENTS
 from games.services.bots import bots_for
 from records import leaderboards, sheets
 from records import presenters as record_pages
@@ -508,6 +508,32 @@ def test_own_turns_count_turns_not_moves(player, other_player):
     assert sorted(game.seats.values_list("own_turns", flat=True)) == [3, 3]
     assert game.end_reason == Game.EndReason.RESIGNED  # both played 3 turns: not abandoned
     assert record_pages.reliability(player) == {"turns": 3, "missed": 0, "share": 100, "left": 1}
+
+
+def test_reliability_reads_ended_games_from_their_seats_and_games_in_play_from_their_log(
+    player, other_player, carol
+):
+    ended = start_game(player, other_player)
+    play_turns(ended, turns=6)
+    services.resign(game_id=ended.pk, user=other_player)
+    going = start_game(player, carol)
+    play_turns(going, turns=4)
+    ended.refresh_from_db()
+    assert all(seat.own_turns is not None for seat in ended.seats.all())
+    # What the move log says, counted the old way over every game.
+    from_the_log = (
+        Move.objects.filter(user=player)
+        .exclude(action__type__in=sorted(SITE_EVENTS))
+        .order_by()
+        .values_list("game_id", "turn")
+        .distinct()
+        .count()
+    )
+    assert from_the_log == 5  # three turns in the ended game, two in the one going on
+    assert record_pages.reliability(player)["turns"] == from_the_log
+    # The ended game is no longer read from its moves: its seat's figure is what counts.
+    Seat.objects.filter(game=ended, user=player).update(own_turns=7)
+    assert record_pages.reliability(player)["turns"] == 9
 
 
 # --- The page of the player who ends the game ---------------------------------------------------
