@@ -58,6 +58,11 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
     return render(request, "records/leaderboards.html", context)
 
 
+# What the replay and the export read of each move. The related manager ties every move to
+# its game by `game_id`, so leaving it out costs one query per move.
+MOVE_FIELDS = ("game_id", "seq", "seat", "action")
+
+
 @login_required
 @require_GET
 def history(request: HttpRequest) -> HttpResponse:
@@ -101,7 +106,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     except ValueError:
         upto = 0
     seats = list(game.seats.select_related("user"))
-    moves = list(game.moves.order_by("seq").only("seq", "seat", "turn", "action", "detail"))
+    moves = list(game.moves.order_by("seq").only(*MOVE_FIELDS, "turn", "detail"))
     try:
         context = sheets.replay(game, seats, moves, upto)
     except engine.ReplayError:
@@ -120,7 +125,7 @@ def export(request: HttpRequest, game_id: int) -> HttpResponse:
     except Refused as exc:
         return _refuse(request, exc)
     seats = list(game.seats.select_related("user"))
-    moves = list(game.moves.order_by("seq").only("seq", "seat", "action"))
+    moves = list(game.moves.order_by("seq").only(*MOVE_FIELDS))
     response = JsonResponse(
         exporting.game_record(game, seats, moves), json_dumps_params={"indent": 1}
     )

@@ -134,3 +134,15 @@ def test_a_missing_game_is_404(player):
 def test_the_score_sheet_links_to_the_download(played, player):
     page = as_user(player).get(reverse("records:sheet", args=[played.pk])).content.decode()
     assert f'href="{export_url(played)}" download>Download (JSON)</a>' in page
+
+
+@pytest.mark.parametrize("page", ["records:export", "records:replay"])
+def test_the_export_and_the_replay_cost_a_few_queries_however_long_the_game(
+    played, player, page, django_assert_max_num_queries
+):
+    assert played.moves.count() > 50
+    client = as_user(player)
+    client.get(reverse(page, args=[played.pk]))  # the session and the caches, once
+    with django_assert_max_num_queries(10):
+        response = client.get(reverse(page, args=[played.pk]), {"move": 40})
+    assert response.status_code == 200
