@@ -75,6 +75,14 @@ class SeatResult(models.Model):
     is_bot = models.BooleanField(default=False)
     finished_at = models.DateTimeField()
 
+    # The player's rating (mu, sigma) right after this game, over both sides and over the side
+    # played; empty when the game moved no rating. A game recorded late starts again from these
+    # rather than from the first game ever (records.services.rerate_from).
+    mu_all = models.FloatField(null=True, blank=True)
+    sigma_all = models.FloatField(null=True, blank=True)
+    mu_side = models.FloatField(null=True, blank=True)
+    sigma_side = models.FloatField(null=True, blank=True)
+
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["game", "position"], name="result_one_per_seat")

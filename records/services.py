@@ -132,6 +132,10 @@ def apply_ratings(table: dict[tuple[int, str, str], Rating], results: list[SeatR
             row.games += 1
             row.wins += result.place == 1
             row.last_played_at = max(row.last_played_at, when)
+            if scope == Rating.ALL:
+                result.mu_all, result.sigma_all = mu, sigma
+            else:
+                result.mu_side, result.sigma_side = mu, sigma
 
 
 def record_game(game_id: int) -> bool:
@@ -151,23 +155,115 @@ def record_game(game_id: int) -> bool:
         except IntegrityError:
             return False
         results = results_for(game, seats, pool)
+        rated = pool != Pool.SOLO and results[0].counts
+        late = rated and _rated_after(results[0])
+        if rated and not late:
+            _rate_one(results)
         SeatResult.objects.bulk_create(results)
-        if pool != Pool.SOLO and results[0].counts:
-            if _rated_after(game, pool):
-                # Finalized late: ratings are applied in finishing order (then id), as the
-                # rebuild applies them, so the tables are recomputed rather than patched.
-                rebuild()
-            else:
-                _rate_one(results)
+        if late:
+            # Finalized after a later game of its pool moved the ratings: they are applied in
+            # finishing order (then id), as the rebuild applies them, from this game on.
+            rerate_from(results)
     return True
 
 
-def _rated_after(game: Game, pool: str) -> bool:
-    """Whether a game of the same pool that finished after this one (by time, then id) has
-    already moved the ratings."""
-    when = game.finished_at
-    later = Q(finished_at__gt=when) | Q(finished_at=when, game_id__gt=game.pk)
-    return SeatResult.objects.filter(later, pool=pool, counts=True).exists()
+def _later(result: SeatResult) -> Q:
+    """Results after `result`'s game in the order ratings are applied: finishing time, then id."""
+    when = result.finished_at
+    return Q(finished_at__gt=when) | Q(finished_at=when, game_id__gt=result.game_id)
+
+
+def _rated_after(result: SeatResult) -> bool:
+    """Whether a game of the same pool that finished after this one has moved the ratings."""
+    return SeatResult.objects.filter(_later(result), pool=result.pool, counts=True).exists()
+
+
+def rerate_from(late: list[SeatResult]) -> None:
+    """Ratings again from a game recorded late (its results saved, unrated) to the newest game of
+    its pool, starting from each player's rating as it stood before that game, read from their
+    previous result. The work follows the games after it, not the pool's whole history, and
+    gives the rebuild's numbers to the last bit (the same operations in the same order)."""
+    first = late[0]
+    later = list(
+        SeatResult.objects.filter(_later(first), pool=first.pool, counts=True).order_by(
+            "finished_at", "game_id", "position"
+        )
+    )
+    games: dict[int, list[SeatResult]] = {first.game_id: sorted(late, key=lambda r: r.position)}
+    for result in later:
+        games.setdefault(result.game_id, []).append(result)
+    table: dict[tuple[int, str, str], Rating] = {}
+    for seated in games.values():
+        for result in seated:
+            for scope in (Rating.ALL, result.side):
+                key = (result.user_id, result.pool, scope)
+                if key not in table:
+                    before = _rating_before(first, result.user_id, scope)
+                    if before is None:  # results recorded before ratings were kept on them
+                        rebuild()
+                        return
+                    table[key] = before
+    for seated in games.values():
+        apply_ratings(table, seated)
+    stored = {
+        (row.user_id, row.pool, row.scope): row
+        for row in Rating.objects.filter(
+            pool=first.pool, user_id__in={key[0] for key in table}
+        ).select_for_update()
+    }
+    fresh, changed = [], []
+    for key, state in table.items():
+        row = stored.get(key)
+        if row is None:  # the late game was this player's first in the scope, and their last
+            fresh.append(state)
+            continue
+        # The later games are counted in the stored row already; the late one is added.
+        row.mu, row.sigma, row.ordinal = state.mu, state.sigma, state.ordinal
+        mine = [r for r in late if r.user_id == key[0] and key[2] in (Rating.ALL, r.side)]
+        row.games += len(mine)
+        row.wins += sum(r.place == 1 for r in mine)
+        row.last_played_at = max([row.last_played_at, *(r.finished_at for r in mine)])
+        changed.append(row)
+    Rating.objects.bulk_create(fresh)
+    Rating.objects.bulk_update(
+        changed, ["mu", "sigma", "ordinal", "games", "wins", "last_played_at"]
+    )
+    SeatResult.objects.bulk_update(
+        [r for seated in games.values() for r in seated],
+        ["mu_all", "sigma_all", "mu_side", "sigma_side"],
+        batch_size=REBUILD_BATCH,
+    )
+
+
+def _rating_before(late: SeatResult, user_id: int, scope: str) -> Rating | None:
+    """A player's rating in one scope just before `late`'s game, as an unsaved row to move:
+    from their previous rated result of the pool, or a newcomer's; None when that result
+    predates the stored ratings (then only a rebuild knows)."""
+    previous = (
+        SeatResult.objects.filter(user_id=user_id, pool=late.pool, counts=True)
+        .exclude(_later(late))
+        .exclude(game_id=late.game_id)
+        .filter(Q() if scope == Rating.ALL else Q(side=scope))
+        .order_by("-finished_at", "-game_id")
+        .first()
+    )
+    if previous is None:
+        mu, sigma = ratings.START
+    elif scope == Rating.ALL:
+        mu, sigma = previous.mu_all, previous.sigma_all
+    else:
+        mu, sigma = previous.mu_side, previous.sigma_side
+    if mu is None:
+        return None
+    return Rating(
+        user_id=user_id,
+        pool=late.pool,
+        scope=scope,
+        mu=mu,
+        sigma=sigma,
+        ordinal=ratings.ordinal(mu, sigma),
+        last_played_at=late.finished_at,
+    )
 
 
 def _rate_one(results: list[SeatResult]) -> None:

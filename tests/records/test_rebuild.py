@@ -78,3 +78,46 @@ def test_recording_after_a_rebuild_carries_on_from_it(player, other_player):
 
 def test_a_rebuild_with_no_games_empties_the_tables():
     assert services.rebuild() == {"games": 0, "results": 0, "ratings": 0}
+
+
+def test_games_recorded_in_any_order_rate_as_the_rebuild_does_without_rebuilding(
+    player, other_player, monkeypatch
+):
+    """A game finalized late is fitted into its pool's sequence from the ratings stored on the
+    players' previous results: the same numbers as a rebuild, without rebuilding."""
+    carol, dave = UserFactory(username="carol"), UserFactory(username="dave")
+    people = [player, other_player, carol, dave]
+    start = timezone.now() - timedelta(days=30)
+    games = []
+    for day in range(12):
+        seated = [people[(day + i) % 4] for i in range(2 + day % 3)]
+        games.append(
+            quick_game(
+                *seated,
+                side="AB"[day % 2],
+                seed=10 + day,
+                finished_at=start + timedelta(days=day),
+                record=False,
+            )
+        )
+    order = [3, 0, 7, 1, 11, 2, 9, 4, 10, 5, 8, 6]  # late ones, in the middle and at the start
+    monkeypatch.setattr(services, "rebuild", lambda: pytest.fail("a late game rebuilt all"))
+    for index in order:
+        assert tasks.record_game(games[index].pk)
+    in_any_order = snapshot()
+    assert SeatResult.objects.filter(mu_all__isnull=True, counts=True).count() == 0
+    monkeypatch.undo()
+    services.rebuild()
+    assert snapshot() == in_any_order
+
+
+def test_a_late_game_among_results_kept_before_ratings_were_stored_rebuilds(player, other_player):
+    start = timezone.now() - timedelta(days=3)
+    late = quick_game(player, other_player, finished_at=start, record=False)
+    quick_game(other_player, player, seed=2, finished_at=start + timedelta(days=1))
+    SeatResult.objects.update(mu_all=None, sigma_all=None, mu_side=None, sigma_side=None)
+    tasks.record_game(late.pk)
+    recorded = snapshot()
+    services.rebuild()
+    assert snapshot() == recorded
+    assert SeatResult.objects.filter(mu_all__isnull=True).count() == 0
