@@ -8,6 +8,7 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from accounts.signals import away_changed, email_confirmed, email_preferences_changed
         from games import reminders
+        from harmonies_site import checks  # noqa: F401  (registers the site's system checks)
 
         email_preferences_changed.connect(
             reminders.on_email_preferences_changed, dispatch_uid="games.replan_reminders"

@@ -121,10 +121,26 @@ TEMPLATES = [
 ]
 
 # --- Database ---------------------------------------------------------------------------------
+# Beyond one machine (docs/operating.md, "Running at scale"): DATABASE_POOL=N gives each process
+# psycopg's pool of at most N connections instead of one kept per thread; PGBOUNCER=true when
+# DATABASE_URL names PgBouncer in transaction mode, where a connection changes under the
+# process between transactions, so no server-side cursor and no prepared statement may span
+# them (advisory locks here are per transaction and safe).
+DATABASE_POOL = env.int("DATABASE_POOL", default=0)
+PGBOUNCER = env.bool("PGBOUNCER", default=False)
 if env.str("DATABASE_URL", default=""):
     DATABASES = {"default": env.db("DATABASE_URL")}
-    DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    options = DATABASES["default"].setdefault("OPTIONS", {})
+    if DATABASE_POOL:
+        # Django keeps a pooled connection for the request only: CONN_MAX_AGE must be 0.
+        options["pool"] = {"min_size": 1, "max_size": DATABASE_POOL, "timeout": 10}
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+    else:
+        DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
+    if PGBOUNCER:
+        DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+        options["prepare_threshold"] = None
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
