@@ -5,7 +5,6 @@ import time
 from pathlib import Path
 
 from celery import Celery
-from celery.schedules import crontab
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "harmonies_site.settings")
 
@@ -34,6 +33,9 @@ SWEEPS = (
     ("games.sweep_timeouts", 60, 50),
     # Reviews of finished games whose task was lost (each is claimed, then made once).
     ("games.sweep_reviews", 10 * 60, 9 * 60),
+    # Finished games whose record task was lost: recorded, so the results tables catch up
+    # (the whole history is rebuilt only by hand: `manage.py rebuild_records`).
+    ("records.sweep_unrecorded", 10 * 60, 9 * 60),
     # Web Push claims older than two days: no task or sweep asks about them any more.
     ("push.prune_deliveries", 60 * 60, 50 * 60),
 )
@@ -46,14 +48,6 @@ app.conf.beat_schedule = {
     }
     for name, every, expires in SWEEPS
 } | {
-    # Nightly, at a quiet hour: results, ratings and leaderboards recomputed from the games, which
-    # also catches up any game whose record_game task was lost. A rebuild, not a sweep: the cron
-    # path runs `manage.py rebuild_records` nightly instead.
-    "rebuild-records": {
-        "task": "records.rebuild_records",
-        "schedule": crontab(hour=4, minute=15),
-        "options": {"expires": 6 * 60 * 60},
-    },
     # The embedded broker's handed-out messages (prune_broker_files below; nothing to do on Redis).
     "prune-broker-files": {
         "task": "harmonies_site.prune_broker_files",

@@ -155,7 +155,16 @@ class Game(models.Model):
     objects = GameQuerySet.as_manager()
 
     class Meta:
-        indexes = [models.Index(fields=["status", "public", "-created_at"])]
+        indexes = [
+            models.Index(fields=["status", "public", "-created_at"]),
+            # The sweeps look at recent endings only: these keep them off the site's history.
+            models.Index(fields=["finalized_at"], name="game_finalized_at"),
+            models.Index(
+                fields=["finished_at"],
+                condition=models.Q(status="finished", finalized_at__isnull=True),
+                name="game_awaiting_finalize",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"Game {self.pk}"

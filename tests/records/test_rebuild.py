@@ -121,3 +121,21 @@ def test_a_late_game_among_results_kept_before_ratings_were_stored_rebuilds(play
     services.rebuild()
     assert snapshot() == recorded
     assert SeatResult.objects.filter(mu_all__isnull=True).count() == 0
+
+
+def test_the_sweep_records_recent_games_whose_task_was_lost(player, other_player):
+    now = timezone.now()
+    lost = quick_game(player, other_player, seed=1, record=False)
+    too_old = quick_game(other_player, player, seed=2, record=False)
+    too_new = quick_game(player, other_player, seed=3, record=False)
+    recorded = quick_game(other_player, player, seed=4)
+    for game, ago in [
+        (lost, timedelta(minutes=30)),
+        (too_old, timedelta(days=3)),
+        (too_new, timedelta(minutes=1)),
+        (recorded, timedelta(minutes=30)),
+    ]:
+        type(game).objects.filter(pk=game.pk).update(finalized_at=now - ago)
+    assert tasks.sweep_unrecorded() == 1  # the task runs in-process in the tests
+    assert set(GameRecord.objects.values_list("game_id", flat=True)) == {lost.pk, recorded.pk}
+    assert tasks.sweep_unrecorded() == 0  # and a second sweep finds nothing

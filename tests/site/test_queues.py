@@ -18,6 +18,7 @@ from harmonies_site.celery import app
         ("games.sweep_missed_turns", "celery"),
         ("records.record_game", "celery"),
         ("records.rebuild_records", "celery"),
+        ("records.sweep_unrecorded", "celery"),
     ],
 )
 def test_each_task_goes_to_its_queue(task, queue):
