@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from multiprocessing import get_context
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Prefetch, Q
 
-from games import engine, results
+from games import results
 from games.models import Game, Seat
 from games.narration import seat_mark
 from records import ratings
+from records.figures import seat_figures, seat_figures_of
 from records.models import GameRecord, Pool, Rating, SeatResult
 
 logger = logging.getLogger(__name__)
@@ -56,20 +60,20 @@ def counts_for_ratings(game: Game, seats: list[Seat]) -> bool:
     return results.counts(game)
 
 
-def results_for(game: Game, seats: list[Seat], pool: str) -> list[SeatResult]:
+def results_for(
+    game: Game, seats: list[Seat], pool: str, figures: dict | None = None
+) -> list[SeatResult]:
     """Each seat's final sheet, scored by the engine; places are the ranks finalize stored
-    (they put a resigned player last), equal places being shared."""
-    state = game.engine_state()
-    sheets = engine.score_sheets(state)
-    places = {seat.position: seat.rank for seat in seats}
-    if None in places.values():  # not expected after finalize; the engine's ranking is the rule
-        places = {p.seat: p.place for p in engine.ranking(state, sheets)}
-    per_place = Counter(places.values())
+    (they put a resigned player last), equal places being shared. `figures` are
+    `records.figures.seat_figures` of the game when already computed (the rebuild's pool)."""
     counts = counts_for_ratings(game, seats)
+    if figures is None:
+        figures = seat_figures(*_figures_job(game, seats, counts))
+    places = figures["places"]
+    per_place = Counter(places.values())
     finished_at = game.finished_at or game.updated_at  # always set by the game's one writer
     results = []
     for seat in sorted(seats, key=lambda s: s.position):
-        sheet, player = sheets[seat.position], state.players[seat.position]
         place = places[seat.position]
         results.append(
             SeatResult(
@@ -82,17 +86,7 @@ def results_for(game: Game, seats: list[Seat], pool: str) -> list[SeatResult]:
                 mark=seat_mark(seat),
                 counts=counts,
                 abandoned=game.end_reason == Game.EndReason.ABANDONED,
-                trees=sheet.trees,
-                mountains=sheet.mountains,
-                fields=sheet.fields,
-                buildings=sheet.buildings,
-                water=sheet.water,
-                animals=sheet.animals,
-                spirit=sheet.spirit,
-                total=sheet.total,
-                animal_cubes=engine.animal_cubes(player),
-                suns=engine.suns(state, sheet.total) if game.solo and counts else None,
-                cards=[card_id for card_id, _ in player.cards] + list(player.completed),
+                **figures["seats"][seat.position],
                 pool=pool,
                 side=game.side,
                 players=game.players,
@@ -102,6 +96,11 @@ def results_for(game: Game, seats: list[Seat], pool: str) -> list[SeatResult]:
             )
         )
     return results
+
+
+def _figures_job(game: Game, seats: list[Seat], counts: bool) -> tuple:
+    ranks = {seat.position: seat.rank for seat in sorted(seats, key=lambda s: s.position)}
+    return (game.state, ranks, game.solo and counts)
 
 
 def apply_ratings(table: dict[tuple[int, str, str], Rating], results: list[SeatResult]) -> None:
@@ -285,9 +284,11 @@ def _rate_one(results: list[SeatResult]) -> None:
     )
 
 
-def rebuild() -> dict[str, int]:
+def rebuild(jobs: int = 1) -> dict[str, int]:
     """Every derived row again, from the finalized games in the order they finished. In one
-    transaction: pages read the old tables until the new ones are complete."""
+    transaction: pages read the old tables until the new ones are complete. With `jobs` > 1
+    the parsing and scoring (most of the time) run in that many forked processes, a batch
+    ahead of the reads, ratings and writes, which stay here and in order."""
     with transaction.atomic():
         _one_writer_at_a_time()
         Rating.objects.all().delete()
@@ -299,26 +300,61 @@ def rebuild() -> dict[str, int]:
             .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
         )
         table: dict[tuple[int, str, str], Rating] = {}
-        records: list[GameRecord] = []
-        results: list[SeatResult] = []
         counts = {"games": 0, "results": 0}
-        for game in games.iterator(chunk_size=REBUILD_BATCH):
-            seats = list(game.seats.all())
-            pool = pool_of(game, seats)
-            rows = results_for(game, seats, pool)
-            if pool != Pool.SOLO and rows[0].counts:
-                apply_ratings(table, rows)
-            records.append(GameRecord(game=game, pool=pool))
-            results.extend(rows)
-            counts["games"] += 1
-            counts["results"] += len(rows)
-            if len(records) >= REBUILD_BATCH:
-                _flush(records, results)
-        _flush(records, results)
+        with _scorer(jobs) as score:
+            pending = None
+            for batch in _batches(games.iterator(chunk_size=REBUILD_BATCH), REBUILD_BATCH):
+                seated = [(game, list(game.seats.all())) for game in batch]
+                submitted = (
+                    seated,
+                    score([_figures_job(g, s, counts_for_ratings(g, s)) for g, s in seated]),
+                )
+                if pending is not None:
+                    _record_batch(*pending, table, counts)
+                pending = submitted
+            if pending is not None:
+                _record_batch(*pending, table, counts)
         Rating.objects.bulk_create(table.values(), batch_size=REBUILD_BATCH)
         counts["ratings"] = len(table)
     logger.info("records rebuilt: %s", counts)
     return counts
+
+
+def _batches(items: Iterable, size: int) -> Iterator[list]:
+    batch = []
+    for item in items:
+        batch.append(item)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+@contextmanager
+def _scorer(jobs: int) -> Iterator[Callable[[list[tuple]], Iterator[dict]]]:
+    """A way to score a batch of games: here, or in `jobs` forked processes (the batch is
+    handed over at once and its figures come back in order, while this process goes on)."""
+    if jobs <= 1:
+        yield lambda batch: (seat_figures(*job) for job in batch)
+        return
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("fork")) as pool:
+        yield lambda batch: pool.map(seat_figures_of, batch, chunksize=25)
+
+
+def _record_batch(seated, figures, table, counts) -> None:
+    records: list[GameRecord] = []
+    results: list[SeatResult] = []
+    for (game, seats), scored in zip(seated, figures, strict=True):
+        pool = pool_of(game, seats)
+        rows = results_for(game, seats, pool, scored)
+        if pool != Pool.SOLO and rows[0].counts:
+            apply_ratings(table, rows)
+        records.append(GameRecord(game=game, pool=pool))
+        results.extend(rows)
+        counts["games"] += 1
+        counts["results"] += len(rows)
+    _flush(records, results)
 
 
 def _flush(records: list[GameRecord], results: list[SeatResult]) -> None:

@@ -42,12 +42,21 @@ def test_a_rebuild_from_scratch_equals_the_incremental_tables(history):
     assert snapshot() == incremental
 
 
-def test_the_nightly_task_and_the_command_rebuild_the_same(history, capsys):
+def test_the_task_and_the_command_rebuild_the_same(history, capsys):
     incremental = snapshot()
     tasks.rebuild_records()
     assert snapshot() == incremental
     call_command("rebuild_records")
     assert "Recorded 8 games (17 seats)" in capsys.readouterr().out
+    assert snapshot() == incremental
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_rebuild_in_batches_and_processes_gives_the_same_tables(history, monkeypatch, jobs):
+    """Three games a batch: the scoring of one batch overlaps the recording of the last."""
+    incremental = snapshot()
+    monkeypatch.setattr(services, "REBUILD_BATCH", 3)
+    assert services.rebuild(jobs=jobs)["games"] == 8
     assert snapshot() == incremental
 
 
