@@ -10,7 +10,7 @@ TOOLS := $(VENV)/.tools-installed
 PORT ?= 8000
 SITE_URL ?= http://127.0.0.1:$(PORT)
 
-.PHONY: run test lint format worker beat serve bench bench-quick shots install install-dev install-tools migrate demo clean
+.PHONY: run test lint format worker beat serve bench bench-quick bench-growth shots install install-dev install-tools migrate demo clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -75,6 +75,10 @@ bench: install-dev
 	$(BIN)/python bench/load/run.py    # the table of ratios to the floor, ~3 minutes
 	$(BIN)/python bench/faults.py      # workers and Redis killed during play, ~1 minute
 	FUZZ_FULL=1 $(BIN)/python -m pytest -q tests/security/test_fuzz.py  # all 10,820 forged requests
+	$(BIN)/python bench/growth/run.py  # pages and tasks at 10k and 100k finished games, ~15 minutes
+
+bench-growth: install-dev   # the growth bench alone; --quick (500 and 2,000 games) checks it in 2 minutes
+	$(BIN)/python bench/growth/run.py $(ARGS)
 
 bench-quick: install-dev   # the load bench alone, 6 s per scenario on 60 games: a check, not figures
 	$(BIN)/python bench/load/run.py --quick
