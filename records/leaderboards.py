@@ -22,6 +22,7 @@ from games.services.friends import friends_of
 from records import ratings as ratings_scale
 from records.forms import BOARDS
 from records.models import PROVISIONAL_GAMES, Pool, Rating, SeatResult
+from records.standings import standings
 
 TOP = 50
 SOLO_TOP = 10
@@ -102,6 +103,7 @@ def _rating_rows(filters, since, friends, viewer) -> tuple[list[dict[str, Any]],
     return rows, mine
 
 
+PLAYER_FIELDS = ("user_id", "user__username", "user__display_name", "user__bot_level")
 ORDERING = {
     "wins": (("-wins", "games", "user__username"), "wins"),
     "average": (("-average", "-games", "user__username"), "average"),
@@ -110,19 +112,17 @@ ORDERING = {
 
 
 def _score_rows(board, filters, since, friends, viewer) -> tuple[list[dict[str, Any]], dict | None]:
-    results = _filtered(
-        SeatResult.objects.filter(pool=filters["pool"], counts=True), filters, since, friends
-    )
-    if filters["players"]:
-        results = results.filter(players=int(filters["players"]))
-    per_player = results.values(
-        "user_id", "user__username", "user__display_name", "user__bot_level"
-    ).annotate(
-        games=Count("pk"),
-        wins=Count("pk", filter=Q(place=1)),
-        average=Avg("total"),
-        best=Max("total"),
-    )
+    """Over all time, the players' running totals (records.standings): the top rows of one
+    index. Over the last days, the results of that window grouped by player."""
+    if since is None:
+        per_player = standings(
+            filters["pool"], filters["side"], int(filters["players"] or 0), filters["spirits"]
+        )
+        if friends is not None:
+            per_player = per_player.filter(user_id__in=friends)
+        per_player = per_player.values(*PLAYER_FIELDS, "games", "wins", "average", "best")
+    else:
+        per_player = _window_totals(filters, since, friends)
     if board == "average":
         per_player = per_player.filter(games__gte=AVERAGE_MIN_GAMES)
     ordering, key = ORDERING[board]
@@ -150,10 +150,28 @@ def _score_rows(board, filters, since, friends, viewer) -> tuple[list[dict[str, 
     return rows, mine
 
 
+def _window_totals(filters, since, friends):
+    results = _filtered(
+        SeatResult.objects.filter(pool=filters["pool"], counts=True), filters, since, friends
+    )
+    if filters["players"]:
+        results = results.filter(players=int(filters["players"]))
+    return results.values(*PLAYER_FIELDS).annotate(
+        games=Count("pk"),
+        wins=Count("pk", filter=Q(place=1)),
+        average=Avg("total"),
+        best=Max("total"),
+    )
+
+
 def _place_below_top(queryset, field: str, value: float) -> int:
     """The viewer's competition place when they are not among the rows shown: one more than
     the number of players whose value, rounded as the board shows it, is higher."""
-    ahead = queryset.annotate(shown=Round(field, 1)).filter(shown__gt=round(value, 1))
+    shown = round(value, 1)
+    # The plain comparison first (an index range), then the rounding on what is left: round()
+    # over the whole pool cannot use the index and read every player's row.
+    near = queryset.filter(**{f"{field}__gt": shown})
+    ahead = near.annotate(shown=Round(field, 1)).filter(shown__gt=shown)
     return 1 + ahead.count()
 
 

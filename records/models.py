@@ -146,3 +146,42 @@ class Rating(models.Model):
     @property
     def provisional(self) -> bool:
         return self.games < PROVISIONAL_GAMES
+
+
+class Standing(models.Model):
+    """A player's running totals on the all-time score boards (wins, average, best score), one
+    row per filter the boards offer: a board side or both (""), a player count or any (0), with
+    Nature's Spirits ("on"), without ("off") or either (""). `records.standings` keeps them as
+    games are recorded, so a board is the top rows of one index, however long the history."""
+
+    ANY_SIDE = ""
+    ANY_PLAYERS = 0
+    ANY_SPIRITS = ""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="standings"
+    )
+    pool = models.CharField(max_length=8, choices=Pool.choices)
+    side = models.CharField(max_length=1, blank=True)
+    players = models.PositiveSmallIntegerField()
+    spirits = models.CharField(max_length=3, blank=True)
+    games = models.PositiveIntegerField()
+    wins = models.PositiveIntegerField()
+    points = models.PositiveIntegerField(help_text="The sum of the totals, for the average.")
+    average = models.FloatField()
+    best = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "pool", "side", "players", "spirits"], name="standing_one_per_cell"
+            )
+        ]
+        indexes = [
+            models.Index(fields=["pool", "side", "players", "spirits", "-wins"]),
+            models.Index(fields=["pool", "side", "players", "spirits", "-average"]),
+            models.Index(fields=["pool", "side", "players", "spirits", "-best"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.pool}/{self.side or '*'}/{self.players}/{self.spirits or '*'}"

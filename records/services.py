@@ -21,7 +21,7 @@ from django.db.models import Prefetch, Q
 from games import results
 from games.models import Game, Seat
 from games.narration import seat_mark
-from records import ratings
+from records import ratings, standings
 from records.figures import seat_figures, seat_figures_of
 from records.models import GameRecord, Pool, Rating, SeatResult
 
@@ -159,6 +159,7 @@ def record_game(game_id: int) -> bool:
         if rated and not late:
             _rate_one(results)
         SeatResult.objects.bulk_create(results)
+        standings.add(results)
         if late:
             # Finalized after a later game of its pool moved the ratings: they are applied in
             # finishing order (then id), as the rebuild applies them, from this game on.
@@ -316,6 +317,7 @@ def rebuild(jobs: int = 1) -> dict[str, int]:
                 _record_batch(*pending, table, counts)
         Rating.objects.bulk_create(table.values(), batch_size=REBUILD_BATCH)
         counts["ratings"] = len(table)
+        counts["standings"] = standings.refresh_all()
     logger.info("records rebuilt: %s", counts)
     return counts
 

@@ -19,7 +19,10 @@ from accounts.models import User
 from games.models import Board, Game, Move, Seat, names_in_words
 from records.models import GameRecord, SeatResult
 
-HISTORY = timedelta(days=730)  # copies finish over the past two years
+# Copies finish at a steady pace, newest first: 100k games are the last two years, 10k the last
+# 73 days. A bigger seed is a longer history, not a busier site: the last 30 days hold the same
+# games at every size, as they would on a real site that grows older.
+GAMES_PER_DAY = 137
 # How often each kind of template is copied: mostly two players and solo, as a site plays.
 WEIGHTS = {1: 3, 2: 3, 3: 1, 4: 1}
 
@@ -296,24 +299,28 @@ def plan_copies(
     count: int,
     templates: list[Template],
     pool: list[int],
-    heavy: int,
-    heavy_games: int,
+    seated: dict[int, int],
     now: datetime,
     rng: random.Random,
+    newer: int,
 ) -> list[Copy]:
-    """`count` copies finishing over the past two years in order, `heavy` in `heavy_games` of
-    them (spread evenly), the other people drawn from the pool."""
+    """`count` copies in finishing order, older than the `newer` copies already made; each user
+    of `seated` in that many of them (spread evenly, one such user a game), the other people
+    drawn from the pool."""
     chosen = rng.choices(templates, weights=[WEIGHTS[t.players] for t in templates], k=count)
-    with_heavy = {int((i + 0.5) * count / heavy_games) for i in range(heavy_games)}
-    first = now - HISTORY
-    step = (HISTORY - timedelta(hours=2)) / max(count, 1)
+    special: dict[int, int] = {}
+    for turn, (user, games) in enumerate(sorted(seated.items())):
+        for i in range(games):
+            j = int((i + 0.5 + turn / (len(seated) + 1)) * count / games)
+            while j in special or not chosen[j % count].people:
+                j += 1
+            special[j % count] = user
+    step = timedelta(days=1) / GAMES_PER_DAY
     copies = []
     for j, template in enumerate(chosen):
         people = rng.sample(pool, len(template.people))
-        if j in with_heavy and template.people:
-            people[rng.randrange(len(people))] = heavy
-            if people.count(heavy) > 1:  # (the pool never holds heavy: cannot happen)
-                raise AssertionError("heavy seated twice")
-        finished_at = first + step * (j + rng.random())
+        if j in special:
+            people[rng.randrange(len(people))] = special[j]
+        finished_at = now - timedelta(hours=2) - step * (newer + count - 1 - j + rng.random())
         copies.append(Copy(template, finished_at, seat_users(template, people)))
     return copies

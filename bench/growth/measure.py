@@ -222,7 +222,8 @@ def prepare_site() -> None:
 def run(args: argparse.Namespace) -> dict:
     prepare_site()
     light, heavy = User.objects.get(username="light"), User.objects.get(username="heavy")
-    as_light, as_heavy = client_for(light), client_for(heavy)
+    veteran = User.objects.get(username="veteran")
+    as_light, as_heavy, as_veteran = client_for(light), client_for(heavy), client_for(veteran)
     results: dict = {}
     opts = {"runs": args.runs, "warmups": args.warmups, "budget": args.budget}
     finished = Game.objects.filter(status=Game.Status.FINISHED).count()
@@ -245,6 +246,10 @@ def run(args: argparse.Namespace) -> dict:
     measure("Profile of light, seen by heavy", getter(as_heavy, profile(light)), results, **opts)
     measure("Own profile (heavy)", getter(as_heavy, profile(heavy)), results, **opts)
     measure("Own profile (light)", getter(as_light, profile(light)), results, **opts)
+    # veteran's own games are 1% of the site's: these grow with that player's own history.
+    mine_label, own_label = "My games (veteran, own history x10)", "Own profile (veteran, own x10)"
+    measure(mine_label, getter(as_veteran, mine), results, **opts)
+    measure(own_label, getter(as_veteran, profile(veteran)), results, **opts)
 
     longest = Game.objects.filter(status=Game.Status.FINISHED).order_by("-move_count", "pk").first()
     replay = reverse("records:replay", args=[longest.pk])

@@ -13,11 +13,14 @@ without "growth"); it is created if missing and migrated. Every step is skipped 
 2. Players: a pool of total/5, made in bulk with an unusable password (nobody logs in by form;
    the measurements use `force_login`).
 3. Subjects: `light`, seated in exactly 14 games (10 finished, 3 in progress started and played
-   through the writer, 1 open table) and invited to 2 more tables; `heavy`, seated in about 1% of
-   all finished games; friendships between them and a few others.
+   through the writer, 1 open table) and invited to 2 more tables; `heavy`, seated in 300
+   of the newest finished games (the same 300 at every size: the site's history grows, theirs
+   does not); `veteran`, seated in 1% of all finished games, old and new (their own history
+   grows with the site's); friendships between light, heavy and a few others.
 4. Copies of the templates up to `total` finished games, in batches of BATCH games each in one
    transaction: new Game rows (the template's state and log, a new id, invitation token and name,
-   every date moved so that `finished_at` falls in the past two years, increasing with the id),
+   every date moved so that the copies finish at a steady 137 games a day, a bigger seed going
+   further back in time: 10k games are the last 73 days, 100k the last two years),
    their seats with players drawn from the pool, and their Move, Board, GameRecord and SeatResult
    rows with game and user ids rewritten. The per-copy rows (a few per game) go to staging tables
    with COPY; the template-derived rows (about 130 moves a game) are written by INSERT ... SELECT
@@ -68,14 +71,16 @@ from games import engine, services  # noqa: E402
 from games.models import Board, Game, Move, Seat  # noqa: E402
 from games.services import talk  # noqa: E402
 from games.services.bots import bots_for  # noqa: E402
-from records.models import GameRecord, Pool, Rating, SeatResult  # noqa: E402
+from records import standings  # noqa: E402
+from records.models import GameRecord, Pool, Rating, SeatResult, Standing  # noqa: E402
 from records.services import apply_ratings  # noqa: E402
 
 TEMPLATE_PREFIX = "growth-tpl-"
 POOL_PREFIX = "growth-p"
 BATCH = 5000  # games copied per transaction
 PLAYERS_PER_GAME = 5  # the pool holds total / 5 players
-HEAVY_SHARE = 0.01  # `heavy` sits in this share of all finished games
+HEAVY_GAMES = 300  # `heavy` sits in this many of the newest copies, at every size
+VETERAN_SHARE = 0.01  # `veteran` sits in this share of all finished games, old and new
 LIGHT_GAMES = 14
 LIGHT_FINISHED = 10
 
@@ -242,14 +247,23 @@ def ensure_templates() -> list[Game]:
 # --- Copies ---------------------------------------------------------------------------------
 
 
-def copy_games(count: int, templates: list[Template], total: int, rng: random.Random) -> dict:
-    """Copies up to `count` more finished games, BATCH a transaction; rates and sizes."""
+def copy_games(
+    count: int, templates: list[Template], total: int, newer: int, rng: random.Random
+) -> dict:
+    """Copies up to `count` more finished games, older than the `newer` finished games there
+    are, BATCH a transaction; rates and sizes."""
     if count <= 0:
         return {"games": 0, "moves": 0, "boards": 0, "seconds": 0.0}
-    heavy = user_named("heavy").pk
-    heavy_now = Seat.objects.filter(user_id=heavy, game__status=Game.Status.FINISHED).count()
-    heavy_games = max(0, min(count, round(total * HEAVY_SHARE) - heavy_now))
-    copies = plan_copies(count, templates, pool_ids(), heavy, heavy_games, timezone.now(), rng)
+    heavy, veteran = user_named("heavy").pk, user_named("veteran").pk
+    finished = Seat.objects.filter(game__status=Game.Status.FINISHED)
+    heavy_now = finished.filter(user_id=heavy).count()
+    veteran_now = finished.filter(user_id=veteran).count()
+    seated = {
+        heavy: max(0, min(count, HEAVY_GAMES - heavy_now)),
+        veteran: max(0, min(count, round(total * VETERAN_SHARE) - veteran_now)),
+    }
+    seated = {user: games for user, games in seated.items() if games}
+    copies = plan_copies(count, templates, pool_ids(), seated, timezone.now(), rng, newer)
     started = time.perf_counter()
     moves = boards = 0
     for first in range(0, count, BATCH):
@@ -277,6 +291,7 @@ def ensure_subjects(templates: list[Template]) -> None:
     light, heavy = new_user("light", "Light"), new_user("heavy", "Heavy")
     light.save()
     heavy.save()
+    new_user("veteran", "Veteran").save()
     pool = User.objects.filter(username__startswith=POOL_PREFIX).order_by("pk")[:20]
     p = list(pool)
     rng = random.Random(14)
@@ -397,7 +412,18 @@ def vacuum() -> float:
     started = time.perf_counter()
     tables = [
         m._meta.db_table
-        for m in (User, Friendship, Game, Seat, Move, Board, GameRecord, SeatResult, Rating)
+        for m in (
+            User,
+            Friendship,
+            Game,
+            Seat,
+            Move,
+            Board,
+            GameRecord,
+            SeatResult,
+            Rating,
+            Standing,
+        )
     ]
     with connection.cursor() as cursor:
         for table in tables:
@@ -421,8 +447,12 @@ def seed(total: int) -> dict:
     before = finished_count()
     rng = random.Random(total + before)
     log(f"{before:,} finished games; copying {max(total - before, 0):,} more")
-    copied = copy_games(total - before, templates, total, rng)
+    copied = copy_games(total - before, templates, total, before, rng)
     ratings = rate_all() if copied["games"] or not Rating.objects.exists() else {}
+    if copied["games"]:
+        began = time.perf_counter()
+        ratings["standings"] = standings.refresh_all()
+        log(f"standings: {ratings['standings']:,} rows in {time.perf_counter() - began:.1f} s")
     vacuum_seconds = vacuum() if copied["games"] else 0.0
     summary = {
         "total": finished_count(),

@@ -17,7 +17,7 @@ from games import engine, services
 from games.models import Game, Move, Seat
 from games.narration import move_detail
 from records import tasks
-from records.models import GameRecord, Rating, SeatResult
+from records.models import GameRecord, Rating, SeatResult, Standing
 from tests.games.helpers import play_to_the_end, start_game
 
 
@@ -109,5 +109,9 @@ def snapshot() -> dict[str, list[dict]]:
         "ratings": sorted(
             Rating.objects.values(*[f.name for f in Rating._meta.fields if f.name != "id"]),
             key=lambda r: (r["user"], r["pool"], r["scope"]),
+        ),
+        "standings": sorted(
+            Standing.objects.values(*[f.name for f in Standing._meta.fields if f.name != "id"]),
+            key=lambda r: (r["user"], r["pool"], r["side"], r["players"], r["spirits"]),
         ),
     }

@@ -9,6 +9,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from records import leaderboards
+from records.forms import LeaderboardFilters
 from records.models import SeatResult
 from tests.clients import as_user
 from tests.factories import UserFactory
@@ -204,3 +206,45 @@ def test_a_player_among_the_top_rows_gets_no_extra_row(player, other_player):
     response = as_user(other_player).get(URL)
     assert response.context["my_row"] is None
     assert b'class="my-place"' not in response.content
+
+
+def test_the_all_time_boards_read_the_running_totals_and_agree_with_the_results(
+    player, other_player, carol, monkeypatch
+):
+    """Every all-time score board, under every filter, ranks as the results grouped by player
+    do (the boards over the last days still group them), and reads no result row."""
+    dave = UserFactory(username="dave")
+    bot = UserFactory(username="bramble", bot_level="easy")
+    old = timezone.now() - timedelta(days=400)
+    quick_game(player, other_player, finished_at=old)
+    quick_game(other_player, carol, player, side="B", spirits=True, seed=2)
+    quick_game(carol, player, shared=True, seed=3, side="B")
+    quick_game(dave, carol, other_player, player, seed=5, spirits=True)
+    quick_game(carol, dave, seed=7, finished_at=old)
+    quick_game(bot, dave, seed=4)
+    quick_game(player, seed=6)  # solo: on no score board
+    monkeypatch.setattr("records.leaderboards.AVERAGE_MIN_GAMES", 2)
+    since_ever = timezone.now() - timedelta(days=10_000)
+    viewer = dave
+    for pool in ("players", "bots"):
+        for side in ("", "A", "B"):
+            for players in ("", "2", "3", "4"):
+                for spirits in ("", "on", "off"):
+                    for kind in ("wins", "average", "best"):
+                        filters = {
+                            **LeaderboardFilters.DEFAULTS,
+                            "pool": pool,
+                            "side": side,
+                            "players": players,
+                            "spirits": spirits,
+                        }
+                        with CaptureQueriesContext(connection) as read:
+                            kept = leaderboards._score_rows(kind, filters, None, None, viewer)
+                        grouped = leaderboards._score_rows(kind, filters, since_ever, None, viewer)
+                        assert kept == grouped, (kind, filters)
+                        assert not any("seatresult" in q["sql"] for q in read.captured_queries)
+    friends = leaderboards.friends_and_me(dave)
+    filters = {**LeaderboardFilters.DEFAULTS, "board": "wins"}
+    kept = leaderboards._score_rows("wins", filters, None, friends, viewer)
+    assert kept == leaderboards._score_rows("wins", filters, since_ever, friends, viewer)
+    assert {row["username"] for row in kept[0]} == {"dave", "carol", "bob", "alice"}

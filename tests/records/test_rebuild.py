@@ -38,7 +38,12 @@ def test_a_rebuild_from_scratch_equals_the_incremental_tables(history):
     SeatResult.objects.all().delete()
     Rating.objects.all().delete()
     counts = services.rebuild()
-    assert counts == {"games": 8, "results": 17, "ratings": len(incremental["ratings"])}
+    assert counts == {
+        "games": 8,
+        "results": 17,
+        "ratings": len(incremental["ratings"]),
+        "standings": len(incremental["standings"]),
+    }
     assert snapshot() == incremental
 
 
@@ -86,7 +91,7 @@ def test_recording_after_a_rebuild_carries_on_from_it(player, other_player):
 
 
 def test_a_rebuild_with_no_games_empties_the_tables():
-    assert services.rebuild() == {"games": 0, "results": 0, "ratings": 0}
+    assert services.rebuild() == {"games": 0, "results": 0, "ratings": 0, "standings": 0}
 
 
 def test_games_recorded_in_any_order_rate_as_the_rebuild_does_without_rebuilding(
