@@ -116,7 +116,7 @@ def _score_rows(board, filters, since, friends, viewer) -> tuple[list[dict[str, 
     index. Over the last days, the results of that window grouped by player."""
     if since is None:
         per_player = standings(
-            filters["pool"], filters["side"], int(filters["players"] or 0), filters["spirits"]
+            filters["pool"], filters["side"], filters["players"], filters["spirits"]
         )
         if friends is not None:
             per_player = per_player.filter(user_id__in=friends)

@@ -58,55 +58,44 @@ def add(results: Iterable[SeatResult]) -> None:
     """Adds one recorded game's results to its players' rows (the caller holds the lock)."""
     totals: dict[Cell, Totals] = {}
     for r in results:
-        if not counted(r):
-            continue
-        for cell in cells_of(r.user_id, r.pool, r.side, r.players, r.spirits):
-            totals.setdefault(cell, Totals()).add(1, r.place == 1, r.total, r.total)
+        if counted(r):
+            for cell in cells_of(r.user_id, r.pool, r.side, r.players, r.spirits):
+                totals.setdefault(cell, Totals()).add(1, r.place == 1, r.total, r.total)
     if not totals:
         return
     users = {cell[0] for cell in totals}
     pools = {cell[1] for cell in totals}
     existing = {
-        _cell_of(row): row
-        for row in Standing.objects.filter(user_id__in=users, pool__in=pools)
-        if _cell_of(row) in totals
+        _cell_of(row): row for row in Standing.objects.filter(user_id__in=users, pool__in=pools)
     }
     changed, fresh = [], []
     for cell, more in totals.items():
         row = existing.get(cell)
         if row is None:
             fresh.append(_row(cell, more))
-            continue
-        row.games += more.games
-        row.wins += more.wins
-        row.points += more.points
-        row.best = max(row.best, more.best)
-        row.average = row.points / row.games
-        changed.append(row)
+        else:
+            more.add(row.games, row.wins, row.points, row.best)
+            changed.append(_fill(row, more))
     Standing.objects.bulk_create(fresh)
     Standing.objects.bulk_update(changed, ["games", "wins", "points", "average", "best"])
 
 
 def refresh_all() -> int:
     """Every row again from the results (the rebuild, the data growth bench); the row count.
-    Eight grouped reads, one per way of leaving filters out, added up by cell here."""
-    results = SeatResult.objects.filter(counts=True).exclude(pool=Pool.SOLO)
-    totals: dict[Cell, Totals] = {}
-    keys = ("side", "players", "spirits")
-    for kept in range(8):
-        grouped = [key for bit, key in enumerate(keys) if kept & (1 << bit)]
-        rows = results.values("user_id", "pool", *grouped).annotate(
+    One read grouped by every filter; each group is added to its eight cells here."""
+    grouped = (
+        SeatResult.objects.filter(counts=True)
+        .exclude(pool=Pool.SOLO)
+        .values("user_id", "pool", "side", "players", "spirits")
+        .annotate(
             n=Count("pk"), won=Count("pk", filter=Q(place=1)), points=Sum("total"), top=Max("total")
         )
-        for row in rows.iterator(chunk_size=BATCH):
-            cell = (
-                row["user_id"],
-                row["pool"],
-                row.get("side", Standing.ANY_SIDE),
-                row.get("players", Standing.ANY_PLAYERS),
-                spirits_value(row["spirits"]) if "spirits" in row else Standing.ANY_SPIRITS,
-            )
-            totals.setdefault(cell, Totals()).add(row["n"], row["won"], row["points"], row["top"])
+        .order_by()
+    )
+    totals: dict[Cell, Totals] = {}
+    for g in grouped.iterator(chunk_size=BATCH):
+        for cell in cells_of(g["user_id"], g["pool"], g["side"], g["players"], g["spirits"]):
+            totals.setdefault(cell, Totals()).add(g["n"], g["won"], g["points"], g["top"])
     Standing.objects.all().delete()
     Standing.objects.bulk_create(
         (_row(cell, more) for cell, more in totals.items()), batch_size=BATCH
@@ -114,10 +103,10 @@ def refresh_all() -> int:
     return len(totals)
 
 
-def standings(pool: str, side: str, players: int, spirits: str) -> QuerySet[Standing]:
-    """The rows of one all-time board: its filters as the form gives them ("" for any)."""
+def standings(pool: str, side: str, players: str, spirits: str) -> QuerySet[Standing]:
+    """The rows of one all-time board, its filters as the form gives them ("" for any)."""
     return Standing.objects.filter(
-        pool=pool, side=side or "", players=players or 0, spirits=spirits or ""
+        pool=pool, side=side, players=int(players or Standing.ANY_PLAYERS), spirits=spirits
     )
 
 
@@ -127,15 +116,16 @@ def _cell_of(row: Standing) -> Cell:
 
 def _row(cell: Cell, totals: Totals) -> Standing:
     user_id, pool, side, players, spirits = cell
-    return Standing(
-        user_id=user_id,
-        pool=pool,
-        side=side,
-        players=players,
-        spirits=spirits,
-        games=totals.games,
-        wins=totals.wins,
-        points=totals.points,
-        average=totals.points / totals.games,
-        best=totals.best,
-    )
+    row = Standing(user_id=user_id, pool=pool, side=side, players=players, spirits=spirits)
+    return _fill(row, totals)
+
+
+def _fill(row: Standing, totals: Totals) -> Standing:
+    """The figures of `totals` on `row`; the average is derived here only (it is stored for
+    the index the average board is read from)."""
+    row.games = totals.games
+    row.wins = totals.wins
+    row.points = totals.points
+    row.best = totals.best
+    row.average = totals.points / totals.games
+    return row

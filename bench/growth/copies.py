@@ -311,10 +311,10 @@ def plan_copies(
     special: dict[int, int] = {}
     for turn, (user, games) in enumerate(sorted(seated.items())):
         for i in range(games):
-            j = int((i + 0.5 + turn / (len(seated) + 1)) * count / games)
-            while j in special or not chosen[j % count].people:
-                j += 1
-            special[j % count] = user
+            j = int((i + 0.5 + turn / (len(seated) + 1)) * count / games) % count
+            while j in special or not chosen[j].people:  # one such user a game, and a person
+                j = (j + 1) % count
+            special[j] = user
     step = timedelta(days=1) / GAMES_PER_DAY
     copies = []
     for j, template in enumerate(chosen):
