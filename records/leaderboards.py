@@ -22,12 +22,11 @@ from games.services.friends import friends_of
 from records import ratings as ratings_scale
 from records.forms import BOARDS
 from records.models import PROVISIONAL_GAMES, Pool, Rating, SeatResult
-from records.standings import standings
+from records.places import AVERAGE_MIN_GAMES, place, rating_cell, tenths
+from records.standings import board_cell, standings
 
 TOP = 50
 SOLO_TOP = 10
-# An average over one or two games says little: the average board asks for a few.
-AVERAGE_MIN_GAMES = 3
 
 
 def friends_and_me(user: User) -> list[int]:
@@ -72,12 +71,15 @@ def leaderboard(filters: dict[str, Any], viewer: User) -> dict[str, Any]:
 def _rating_rows(filters, since, friends, viewer) -> tuple[list[dict[str, Any]], dict | None]:
     """Ratings cover every rated game of the pool (on one side, or both): player count and
     spirits do not split them; the period keeps players who played a rated game in it."""
-    ratings = Rating.objects.filter(pool=filters["pool"], scope=filters["side"] or Rating.ALL)
+    scope = filters["side"] or Rating.ALL
+    ratings = Rating.objects.filter(pool=filters["pool"], scope=scope)
     if since is not None:
         ratings = ratings.filter(last_played_at__gte=since)
     if friends is not None:
         ratings = ratings.filter(user_id__in=friends)
-    ratings = ratings.select_related("user").order_by("-ordinal", "-games", "user__username")
+    # Equal ratings: the player with more games, then the older account, first (the order of
+    # the index, so the top rows are its first rows however many players tie).
+    ratings = ratings.select_related("user").order_by("-ordinal", "-games", "user_id")
 
     def row_of(r: Rating) -> dict[str, Any]:
         return {
@@ -93,31 +95,38 @@ def _rating_rows(filters, since, friends, viewer) -> tuple[list[dict[str, Any]],
             "provisional": r.provisional,
         }
 
-    rows = _with_places([row_of(r) for r in ratings[:TOP]], lambda row: round(row["rating"], 1))
+    rows = _with_places([row_of(r) for r in ratings[:TOP]], lambda row: row["rating"])
     mine = None
     if not any(row["user_id"] == viewer.pk for row in rows):
         own = ratings.filter(user_id=viewer.pk).first()
         if own is not None:
             mine = row_of(own)
-            mine["place"] = _place_below_top(ratings, "ordinal", own.ordinal)
+            if since is None and friends is None:
+                mine["place"] = place("rating", rating_cell(filters["pool"], scope), mine["rating"])
+            else:
+                # Shown ratings are whole numbers: a higher one is an estimate at least half a
+                # point (on the shown scale) above the viewer's.
+                floor = (
+                    mine["rating"] + 0.5 - ratings_scale.SHOWN_START
+                ) / ratings_scale.SHOWN_SCALE
+                mine["place"] = 1 + ratings.filter(ordinal__gte=floor).count()
     return rows, mine
 
 
 PLAYER_FIELDS = ("user_id", "user__username", "user__display_name", "user__bot_level")
 ORDERING = {
-    "wins": (("-wins", "games", "user__username"), "wins"),
-    "average": (("-average", "-games", "user__username"), "average"),
-    "best": (("-best", "games", "user__username"), "best"),
+    "wins": (("-wins", "games", "user_id"), "wins"),
+    "average": (("-average", "-games", "user_id"), "average"),
+    "best": (("-best", "games", "user_id"), "best"),
 }
 
 
 def _score_rows(board, filters, since, friends, viewer) -> tuple[list[dict[str, Any]], dict | None]:
     """Over all time, the players' running totals (records.standings): the top rows of one
     index. Over the last days, the results of that window grouped by player."""
+    cell = board_cell(filters["pool"], filters["side"], filters["players"], filters["spirits"])
     if since is None:
-        per_player = standings(
-            filters["pool"], filters["side"], filters["players"], filters["spirits"]
-        )
+        per_player = standings(*cell)
         if friends is not None:
             per_player = per_player.filter(user_id__in=friends)
         per_player = per_player.values(*PLAYER_FIELDS, "games", "wins", "average", "best")
@@ -140,13 +149,16 @@ def _score_rows(board, filters, since, friends, viewer) -> tuple[list[dict[str, 
         }
 
     top = per_player.order_by(*ordering)[:TOP]
-    rows = _with_places([row_of(row) for row in top], lambda row: round(row[key], 1))
+    rows = _with_places([row_of(row) for row in top], lambda row: tenths(row[key]))
     mine = None
     if not any(row["user_id"] == viewer.pk for row in rows):
         own = next(iter(per_player.filter(user_id=viewer.pk)), None)
         if own is not None:
             mine = row_of(own)
-            mine["place"] = _place_below_top(per_player, key, own[key])
+            if since is None and friends is None:
+                mine["place"] = place(board, cell, own[key])
+            else:
+                mine["place"] = _place_below_top(per_player, key, own[key])
     return rows, mine
 
 
@@ -167,7 +179,7 @@ def _window_totals(filters, since, friends):
 def _place_below_top(queryset, field: str, value: float) -> int:
     """The viewer's competition place when they are not among the rows shown: one more than
     the number of players whose value, rounded as the board shows it, is higher."""
-    shown = round(value, 1)
+    shown = tenths(value) / 10
     # The plain comparison first (an index range), then the rounding on what is left: round()
     # over the whole pool cannot use the index and read every player's row.
     near = queryset.filter(**{f"{field}__gt": shown})

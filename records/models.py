@@ -91,6 +91,12 @@ class SeatResult(models.Model):
             models.Index(fields=["pool", "finished_at"]),
             models.Index(fields=["user", "-finished_at"]),
             models.Index(fields=["pool", "side", "spirits", "-total"]),
+            # The solo high scores, in the board's order: its first rows are the top ten.
+            models.Index(
+                fields=["side", "spirits", "-total", "-suns", "finished_at"],
+                condition=models.Q(pool="solo", counts=True, is_bot=False),
+                name="result_solo_high_scores",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -131,7 +137,8 @@ class Rating(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "pool", "scope"], name="rating_one_per_scope")
         ]
-        indexes = [models.Index(fields=["pool", "scope", "-ordinal"])]
+        # In the board's order, ties included, so its top rows are the index's first rows.
+        indexes = [models.Index(fields=["pool", "scope", "-ordinal", "-games", "user"])]
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.pool}/{self.scope}: {self.ordinal:.1f}"
@@ -177,11 +184,44 @@ class Standing(models.Model):
                 fields=["user", "pool", "side", "players", "spirits"], name="standing_one_per_cell"
             )
         ]
+        # One per board, in its order ties included (records.leaderboards.ORDERING).
         indexes = [
-            models.Index(fields=["pool", "side", "players", "spirits", "-wins"]),
-            models.Index(fields=["pool", "side", "players", "spirits", "-average"]),
-            models.Index(fields=["pool", "side", "players", "spirits", "-best"]),
+            models.Index(fields=["pool", "side", "players", "spirits", "-wins", "games", "user"]),
+            models.Index(
+                fields=["pool", "side", "players", "spirits", "-average", "-games", "user"]
+            ),
+            models.Index(fields=["pool", "side", "players", "spirits", "-best", "games", "user"]),
         ]
 
     def __str__(self) -> str:
         return f"{self.user_id} {self.pool}/{self.side or '*'}/{self.players}/{self.spirits or '*'}"
+
+
+class Tally(models.Model):
+    """How many players stand at each value of an all-time board, as the board shows it (to a
+    tenth): a viewer's place below the top is one plus the players at higher values, a sum over
+    the board's distinct values rather than a count over its players. `records.places` keeps it
+    beside the ratings and standings it counts. A board is `board` over one filter cell (for the
+    rating board, `side` is the rating's scope)."""
+
+    BOARDS = ["rating", "wins", "average", "best"]
+
+    board = models.CharField(max_length=8)
+    pool = models.CharField(max_length=8, choices=Pool.choices)
+    side = models.CharField(max_length=3, blank=True)
+    players = models.PositiveSmallIntegerField()
+    spirits = models.CharField(max_length=3, blank=True)
+    tenths = models.IntegerField(help_text="The value as shown, in tenths.")
+    # Signed: an upsert adds a change (-1 as a player leaves a value) before the row is known.
+    count = models.IntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["board", "pool", "side", "players", "spirits", "tenths"],
+                name="tally_one_per_value",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.board} {self.pool}/{self.side or '*'}/{self.players}/{self.spirits or '*'}"

@@ -21,7 +21,7 @@ from django.db.models import Prefetch, Q
 from games import results
 from games.models import Game, Seat
 from games.narration import seat_mark
-from records import ratings, standings
+from records import places, ratings, standings
 from records.figures import seat_figures, seat_figures_of
 from records.models import GameRecord, Pool, Rating, SeatResult
 
@@ -212,12 +212,15 @@ def rerate_from(late: list[SeatResult]) -> None:
         ).select_for_update()
     }
     fresh, changed = [], []
+    moves = places.Moves()
     for key, state in table.items():
         row = stored.get(key)
         if row is None:  # the late game was this player's first in the scope, and their last
             fresh.append(state)
+            moves.rating(None, state)
             continue
         # The later games are counted in the stored row already; the late one is added.
+        moves.rating(row.ordinal, state)
         row.mu, row.sigma, row.ordinal = state.mu, state.sigma, state.ordinal
         mine = [r for r in late if r.user_id == key[0] and key[2] in (Rating.ALL, r.side)]
         row.games += len(mine)
@@ -228,6 +231,7 @@ def rerate_from(late: list[SeatResult]) -> None:
     Rating.objects.bulk_update(
         changed, ["mu", "sigma", "ordinal", "games", "wins", "last_played_at"]
     )
+    moves.save()
     SeatResult.objects.bulk_update(
         [r for seated in games.values() for r in seated],
         ["mu_all", "sigma_all", "mu_side", "sigma_side"],
@@ -276,7 +280,12 @@ def _rate_one(results: list[SeatResult]) -> None:
             scope__in=[Rating.ALL, first.side],
         )
     }
+    before = {key: row.ordinal for key, row in table.items()}
     apply_ratings(table, results)
+    moves = places.Moves()
+    for key, row in table.items():
+        moves.rating(before.get(key), row)
+    moves.save()
     fresh = [row for row in table.values() if row.pk is None]
     Rating.objects.bulk_create(fresh)
     Rating.objects.bulk_update(
@@ -316,6 +325,7 @@ def rebuild(jobs: int = 1) -> dict[str, int]:
             if pending is not None:
                 _record_batch(*pending, table, counts)
         Rating.objects.bulk_create(table.values(), batch_size=REBUILD_BATCH)
+        places.refresh_ratings()
         counts["ratings"] = len(table)
         counts["standings"] = standings.refresh_all()
     logger.info("records rebuilt: %s", counts)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Max, Q, QuerySet, Sum
 
+from records import places
 from records.models import Pool, SeatResult, Standing
 
 Cell = tuple[int, str, str, int, str]  # user, pool, side, players, spirits
@@ -69,15 +70,20 @@ def add(results: Iterable[SeatResult]) -> None:
         _cell_of(row): row for row in Standing.objects.filter(user_id__in=users, pool__in=pools)
     }
     changed, fresh = [], []
+    moves = places.Moves()
     for cell, more in totals.items():
         row = existing.get(cell)
         if row is None:
             fresh.append(_row(cell, more))
+            moves.standing(None, fresh[-1])
         else:
+            before = places.standing_values(row)
             more.add(row.games, row.wins, row.points, row.best)
             changed.append(_fill(row, more))
+            moves.standing(before, row)
     Standing.objects.bulk_create(fresh)
     Standing.objects.bulk_update(changed, ["games", "wins", "points", "average", "best"])
+    moves.save()
 
 
 def refresh_all() -> int:
@@ -100,14 +106,18 @@ def refresh_all() -> int:
     Standing.objects.bulk_create(
         (_row(cell, more) for cell, more in totals.items()), batch_size=BATCH
     )
+    places.refresh_standings()
     return len(totals)
 
 
-def standings(pool: str, side: str, players: str, spirits: str) -> QuerySet[Standing]:
-    """The rows of one all-time board, its filters as the form gives them ("" for any)."""
-    return Standing.objects.filter(
-        pool=pool, side=side, players=int(players or Standing.ANY_PLAYERS), spirits=spirits
-    )
+def board_cell(pool: str, side: str, players: str, spirits: str) -> places.Cell:
+    """The standing rows' cell of a board's filters as the form gives them ("" for any)."""
+    return (pool, side, int(players or Standing.ANY_PLAYERS), spirits)
+
+
+def standings(pool: str, side: str, players: int, spirits: str) -> QuerySet[Standing]:
+    """The rows of one all-time board (its `board_cell`)."""
+    return Standing.objects.filter(pool=pool, side=side, players=players, spirits=spirits)
 
 
 def _cell_of(row: Standing) -> Cell:

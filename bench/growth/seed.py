@@ -71,8 +71,8 @@ from games import engine, services  # noqa: E402
 from games.models import Board, Game, Move, Seat  # noqa: E402
 from games.services import talk  # noqa: E402
 from games.services.bots import bots_for  # noqa: E402
-from records import standings  # noqa: E402
-from records.models import GameRecord, Pool, Rating, SeatResult, Standing  # noqa: E402
+from records import places, standings  # noqa: E402
+from records.models import GameRecord, Pool, Rating, SeatResult, Standing, Tally  # noqa: E402
 from records.services import apply_ratings  # noqa: E402
 
 TEMPLATE_PREFIX = "growth-tpl-"
@@ -387,6 +387,7 @@ def rate_all() -> dict:
     with transaction.atomic(), connection.cursor() as cursor:
         Rating.objects.all().delete()
         Rating.objects.bulk_create(table.values(), batch_size=5000)
+        places.refresh_ratings()
         if extra:
             types = ", ".join(f"{_qn(k)} {stored[k].db_type(connection)}" for k in extra)
             cursor.execute("DROP TABLE IF EXISTS growth_rated")
@@ -423,6 +424,7 @@ def vacuum() -> float:
             SeatResult,
             Rating,
             Standing,
+            Tally,
         )
     ]
     with connection.cursor() as cursor:

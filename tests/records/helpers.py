@@ -17,7 +17,7 @@ from games import engine, services
 from games.models import Game, Move, Seat
 from games.narration import move_detail
 from records import tasks
-from records.models import GameRecord, Rating, SeatResult, Standing
+from records.models import GameRecord, Rating, SeatResult, Standing, Tally
 from tests.games.helpers import play_to_the_end, start_game
 
 
@@ -113,5 +113,10 @@ def snapshot() -> dict[str, list[dict]]:
         "standings": sorted(
             Standing.objects.values(*[f.name for f in Standing._meta.fields if f.name != "id"]),
             key=lambda r: (r["user"], r["pool"], r["side"], r["players"], r["spirits"]),
+        ),
+        "tallies": sorted(
+            Tally.objects.values_list(
+                "board", "pool", "side", "players", "spirits", "tenths", "count"
+            )
         ),
     }
