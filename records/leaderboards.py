@@ -113,7 +113,6 @@ def _rating_rows(filters, since, friends, viewer) -> tuple[list[dict[str, Any]],
     return rows, mine
 
 
-PLAYER_FIELDS = ("user_id", "user__username", "user__display_name", "user__bot_level")
 ORDERING = {
     "wins": (("-wins", "games", "user_id"), "wins"),
     "average": (("-average", "-games", "user_id"), "average"),
@@ -129,7 +128,7 @@ def _score_rows(board, filters, since, friends, viewer) -> tuple[list[dict[str, 
         per_player = standings(*cell)
         if friends is not None:
             per_player = per_player.filter(user_id__in=friends)
-        per_player = per_player.values(*PLAYER_FIELDS, "games", "wins", "average", "best")
+        per_player = per_player.values("user_id", "games", "wins", "average", "best")
     else:
         per_player = _window_totals(filters, since, friends)
     if board == "average":
@@ -139,9 +138,6 @@ def _score_rows(board, filters, since, friends, viewer) -> tuple[list[dict[str, 
     def row_of(row: dict[str, Any]) -> dict[str, Any]:
         return {
             "user_id": row["user_id"],
-            "username": row["user__username"],
-            "name": row["user__display_name"] or row["user__username"],
-            "is_bot": bool(row["user__bot_level"]),
             "games": row["games"],
             "wins": row["wins"],
             "average": row["average"],
@@ -159,7 +155,20 @@ def _score_rows(board, filters, since, friends, viewer) -> tuple[list[dict[str, 
                 mine["place"] = place(board, cell, own[key])
             else:
                 mine["place"] = _place_below_top(per_player, key, own[key])
+    _name_players([*rows, *([mine] if mine else [])])
     return rows, mine
+
+
+def _name_players(rows: list[dict[str, Any]]) -> None:
+    """The players' names on the rows shown, read for those rows only: grouping the totals
+    with the names joined every account on the site into the grouping."""
+    people = User.objects.filter(pk__in=[row["user_id"] for row in rows])
+    named = {p["pk"]: p for p in people.values("pk", "username", "display_name", "bot_level")}
+    for row in rows:
+        person = named[row["user_id"]]
+        row["username"] = person["username"]
+        row["name"] = person["display_name"] or person["username"]
+        row["is_bot"] = bool(person["bot_level"])
 
 
 def _window_totals(filters, since, friends):
@@ -168,7 +177,7 @@ def _window_totals(filters, since, friends):
     )
     if filters["players"]:
         results = results.filter(players=int(filters["players"]))
-    return results.values(*PLAYER_FIELDS).annotate(
+    return results.values("user_id").annotate(
         games=Count("pk"),
         wins=Count("pk", filter=Q(place=1)),
         average=Avg("total"),
