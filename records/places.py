@@ -8,8 +8,8 @@ the place is a sum over the board's distinct values (a few hundred), whatever th
 
 The tallies change where the rows they count change, under the recorders' lock: `Moves` gathers
 one write's changes (a value left, a value reached) and saves them together. The rebuild counts
-them all again (`refresh_standings`, `refresh_ratings`). Rows deleted by other means (an account
-deleted in the admin) leave their tallies until the next `rebuild_records`.
+them all again (`refresh_standings`, `refresh_ratings`). No row leaves behind their back: an
+account that has played cannot be deleted (its seats protect it), and so keeps its rows.
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ class Moves:
             )
             emptied = [(pk, count) for pk, count in cursor.fetchall() if count <= 0]
         if any(count < 0 for _, count in emptied):
-            # Only rows removed behind the recorders' back (see the module's note) get here.
+            # Only rows changed behind the recorders' back (see the module's note) get here.
             logger.warning("a tally fell below zero; rebuild_records counts them again")
         if emptied:
             Tally.objects.filter(pk__in=[pk for pk, _ in emptied]).delete()
