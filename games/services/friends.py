@@ -44,17 +44,16 @@ def played_with_ids(user: User) -> QuerySet:
 
 def friends_of(user: User) -> QuerySet[User]:
     """Everyone `user` counts as a friend: added or played with, less those removed."""
-    rows = Friendship.objects.filter(user=user).order_by()
-    added = rows.filter(removed_at__isnull=True).values("friend_id")
-    removed = rows.filter(removed_at__isnull=False).values("friend_id")
-    # One union from the player's own rows, not an OR of two subqueries, which PostgreSQL
-    # answers by scanning every account.
-    return (
-        User.objects.filter(pk__in=added.union(played_with_ids(user)))
-        .exclude(pk__in=removed)
-        .filter(is_active=True, bot_level="")
-        .exclude(pk=user.pk)
-    )
+    # The ids are read first from the player's own rows, then the accounts by their keys: as
+    # one query with the removed ones excluded by a subquery, PostgreSQL scanned every account
+    # (17 ms of a profile at 100k games), and an OR of subqueries did the same.
+    rows = Friendship.objects.filter(user=user).order_by().values_list("friend_id", "removed_at")
+    added, removed = set(), set()
+    for friend_id, removed_at in rows:
+        (added if removed_at is None else removed).add(friend_id)
+    played = set(played_with_ids(user).values_list("user_id", flat=True))
+    ids = (added | played) - removed - {user.pk}
+    return User.objects.filter(pk__in=sorted(ids), is_active=True, bot_level="")
 
 
 def is_friend(user: User, other: User) -> bool:
