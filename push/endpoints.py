@@ -2,7 +2,9 @@
 
 The endpoint is a URL our worker will POST to, so a forged one could aim the worker at the site's
 own network (SSRF): only https on the standard port, to a host whose every address is public. The
-check runs when the subscription is stored and again before each push, since DNS can change.
+check runs when the subscription is stored and again before each push, since DNS can change; the
+push then connects to an address this check returned, so DNS is not asked a second time between
+the check and the connection (DNS rebinding).
 """
 
 from __future__ import annotations
@@ -20,6 +22,16 @@ from django.conf import settings
 
 MAX_ENDPOINT_LENGTH = 1000
 _BASE64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")
+# A host whose last label is a number is an IPv4 address to URL parsers (WHATWG "ends in a
+# number") and to inet_aton, which also read "0x7f.1", "2130706433" and "0177.0.0.1".
+_NUMBER_LABEL = re.compile(r"0x[0-9a-f]*|[0-9]+", re.IGNORECASE)
+# Where IPv6 addresses carry an IPv4 address that the network delivers to (RFC 6052 NAT64).
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+# The local-use NAT64 prefix (RFC 8215) translates to a private network's own choice of addresses.
+_LOCAL_NAT64 = ipaddress.ip_network("64:ff9b:1::/48")
+# Global unicast: every routable IPv6 address outside the prefixes above (fec0::/10 site-local,
+# which Python 3.11 still calls global, and the rest of ::/8 are outside it).
+_GLOBAL_UNICAST = ipaddress.ip_network("2000::/3")
 
 
 class InvalidSubscription(ValueError):
@@ -73,8 +85,9 @@ def _check_key(value: object, size: int, name: str) -> None:
         raise InvalidSubscription(f"The {name} key must be {what} of {size} bytes.")
 
 
-def check_endpoint(endpoint: str) -> None:
-    """Raises InvalidSubscription unless the endpoint is an https URL of a public host."""
+def check_endpoint(endpoint: str) -> list[str]:
+    """The addresses of the endpoint's host, to connect to; raises InvalidSubscription unless the
+    endpoint is an https URL of a public host, every address of which is public."""
     if len(endpoint) > MAX_ENDPOINT_LENGTH or any(c.isspace() or ord(c) < 32 for c in endpoint):
         raise InvalidSubscription("The push endpoint is not a valid address.")
     try:
@@ -84,25 +97,64 @@ def check_endpoint(endpoint: str) -> None:
         raise InvalidSubscription("The push endpoint is not a valid address.") from None
     if parts.scheme != "https":
         raise InvalidSubscription("The push endpoint must be an https address.")
-    if not parts.hostname or parts.username is not None or parts.password is not None:
+    host = parts.hostname
+    if not host or parts.username is not None or parts.password is not None:
         raise InvalidSubscription("The push endpoint must name a host, without a user or password.")
+    literal = _address_literal(host)
     if settings.PUSH_ALLOW_PRIVATE_ENDPOINTS:
-        return  # tests: a push service on this machine
+        return [literal] if literal else _resolve(host)  # tests: a push service on this machine
     if port not in (None, 443):
         raise InvalidSubscription("The push endpoint must use the standard https port.")
+    addresses = [literal] if literal else _resolve(host)
+    if not all(_is_public(address) for address in addresses):
+        raise InvalidSubscription("The push endpoint must be on the public internet.")
+    return addresses
+
+
+def _address_literal(host: str) -> str:
+    """The IP address the host is, written plainly ("" for a host name). An IPv4 address written
+    in any other way is refused: parsers and resolvers disagree on those, and no push service
+    uses them."""
+    bare = host.removesuffix(".")
     try:
-        found = socket.getaddrinfo(parts.hostname, 443, type=socket.SOCK_STREAM)
+        return str(ipaddress.ip_address(bare))
+    except ValueError:
+        pass
+    if _NUMBER_LABEL.fullmatch(bare.rsplit(".", 1)[-1]):
+        raise InvalidSubscription(
+            "The push endpoint's address is not written as a host name or a plain IP address."
+        )
+    return ""
+
+
+def _resolve(host: str) -> list[str]:
+    try:
+        found = socket.getaddrinfo(host, 443, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError):
         raise HostNotFound("The push endpoint's host could not be found.") from None
-    if not found:
+    addresses = list(dict.fromkeys(sockaddr[0] for *_, sockaddr in found))
+    if not addresses:
         raise HostNotFound("The push endpoint's host could not be found.")
-    for *_, sockaddr in found:
-        if not _is_public(sockaddr[0]):
-            raise InvalidSubscription("The push endpoint must be on the public internet.")
+    return addresses
 
 
 def _is_public(address: str) -> bool:
-    ip = ipaddress.ip_address(address.split("%", 1)[0])  # an IPv6 scope ("fe80::1%eth0")
-    if ip.version == 6 and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_global and not ip.is_multicast
+    """Whether a connection to `address` reaches the public internet, and only it: an IPv6
+    address that carries an IPv4 one (mapped, NAT64, 6to4, Teredo) is judged by that one too."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])  # an IPv6 scope ("fe80::1%eth0")
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv4Address):
+        return ip.is_global and not ip.is_multicast
+    if ip in _LOCAL_NAT64:
+        return False
+    if ip.ipv4_mapped is not None:
+        return _is_public(str(ip.ipv4_mapped))
+    if ip in _NAT64:
+        return _is_public(str(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)))
+    if ip.sixtofour is not None and not _is_public(str(ip.sixtofour)):
+        return False
+    if ip.teredo is not None and not all(_is_public(str(v4)) for v4 in ip.teredo):
+        return False
+    return ip in _GLOBAL_UNICAST and ip.is_global

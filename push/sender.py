@@ -4,6 +4,10 @@ The payload is encrypted to the browser's keys (aes128gcm) and signed with the s
 so the push service learns nothing of it and knows which site sent it. What the push service
 answers decides what happens to the subscription: 404 or 410, it is gone and is deleted; 429 or a
 server error, try again later; any other refusal is final for this push.
+
+The host is looked up once per push, by the endpoint check, and the connection goes to an address
+that check approved (TLS and the Host header still name the host): a name server that answers a
+public address to the check and 127.0.0.1 a moment later gets no connection to 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -11,12 +15,15 @@ from __future__ import annotations
 import json
 import logging
 from functools import lru_cache
+from urllib.parse import urlsplit
 
 import requests
 from django.conf import settings
 from django.utils import timezone
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
+from requests.adapters import HTTPAdapter
+from urllib3.exceptions import NewConnectionError
 
 from push.endpoints import HostNotFound, InvalidSubscription, check_endpoint
 from push.models import PushSubscription
@@ -25,6 +32,9 @@ logger = logging.getLogger(__name__)
 
 TIMEOUT_SECONDS = 10
 GONE = {404, 410}
+# Addresses tried in turn when one cannot be reached (a host's IPv6 may be down): a few, so that a
+# task waits at most a few connect timeouts.
+ADDRESSES_TRIED = 3
 
 
 class PushFailed(Exception):
@@ -50,20 +60,81 @@ class _NoRedirects(requests.Session):
         return super().request(*args, **kwargs)
 
 
-def _session() -> requests.Session:
+class _PinnedAdapter(HTTPAdapter):
+    """Connects to one checked address, never asking DNS again, while TLS (SNI and the
+    certificate's name) and the Host header use the endpoint's host name."""
+
+    def __init__(self, host: str, address: str) -> None:
+        super().__init__()
+        self.host, self.address = host, address
+
+    def send(self, request: requests.PreparedRequest, **kwargs) -> requests.Response:
+        parts = urlsplit(request.url)
+        if parts.hostname != self.host:  # only the checked host is ever reached this way
+            raise requests.ConnectionError(f"{parts.hostname} was not checked", request=request)
+        request.headers["Host"] = parts.netloc  # the endpoint has no user or password part
+        return super().send(request, **kwargs)
+
+    def build_connection_pool_key_attributes(self, request, verify, cert=None):
+        # requests' documented hook for changing how urllib3 connects (its docstring).
+        host_params, pool_kwargs = super().build_connection_pool_key_attributes(
+            request, verify, cert
+        )
+        host_params["host"] = self.address
+        pool_kwargs["server_hostname"] = self.host
+        return host_params, pool_kwargs
+
+
+def _session(host: str, address: str) -> requests.Session:
     session = _NoRedirects()
+    # No proxy from the environment: a proxy would look the host up again itself.
+    session.trust_env = False
     if settings.PUSH_CA_BUNDLE:
-        # Tests: the local push service's own certificate, not REQUESTS_CA_BUNDLE's authorities.
-        session.trust_env = False
+        # Tests: the local push service's own certificate, not the usual authorities.
         session.verify = settings.PUSH_CA_BUNDLE
+    session.mount("https://", _PinnedAdapter(host, address))
     return session
+
+
+def _never_connected(exc: requests.RequestException) -> bool:
+    """The connection to this address was not made, so nothing was sent: the next may be tried
+    without the push arriving twice."""
+    if isinstance(exc, requests.ConnectTimeout):
+        return True
+    reason = getattr(exc.args[0], "reason", None) if exc.args else None
+    return isinstance(reason, NewConnectionError)
+
+
+def _post(subscription: PushSubscription, addresses: list[str], payload: dict, ttl: int) -> None:
+    host = urlsplit(subscription.endpoint).hostname
+    unreachable = None
+    for address in addresses[:ADDRESSES_TRIED]:
+        try:
+            with _session(host, address) as session:
+                webpush(
+                    subscription_info=subscription.as_info(),
+                    data=json.dumps(payload, separators=(",", ":")),
+                    vapid_private_key=_vapid(settings.VAPID_PRIVATE_KEY),
+                    vapid_claims={"sub": settings.VAPID_SUBJECT},
+                    ttl=ttl,
+                    timeout=TIMEOUT_SECONDS,
+                    headers={"Urgency": "normal"},
+                    requests_session=session,
+                )
+            return
+        except requests.RequestException as exc:
+            if not _never_connected(exc):
+                raise
+            unreachable = exc
+    raise unreachable
 
 
 def deliver(subscription: PushSubscription, payload: dict, ttl: int) -> str:
     """Send `payload` (JSON) to one device: "sent", "gone" (the subscription was deleted) or
     "refused" (a final no for this push). Raises PushFailed when a retry may succeed."""
     try:
-        check_endpoint(subscription.endpoint)  # again: the host's addresses may have changed
+        # Again: the host's addresses may have changed. The push goes to one of these.
+        addresses = check_endpoint(subscription.endpoint)
     except HostNotFound as exc:  # DNS down for a moment: not a reason to forget the device
         raise PushFailed(str(exc)) from exc
     except InvalidSubscription as exc:
@@ -71,17 +142,7 @@ def deliver(subscription: PushSubscription, payload: dict, ttl: int) -> str:
         subscription.delete()
         return "gone"
     try:
-        with _session() as session:
-            webpush(
-                subscription_info=subscription.as_info(),
-                data=json.dumps(payload, separators=(",", ":")),
-                vapid_private_key=_vapid(settings.VAPID_PRIVATE_KEY),
-                vapid_claims={"sub": settings.VAPID_SUBJECT},
-                ttl=ttl,
-                timeout=TIMEOUT_SECONDS,
-                headers={"Urgency": "normal"},
-                requests_session=session,
-            )
+        _post(subscription, addresses, payload, ttl)
     except WebPushException as exc:
         status = exc.response.status_code if exc.response is not None else None
         if status in GONE:

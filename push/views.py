@@ -12,16 +12,13 @@ from functools import lru_cache, wraps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.ratelimits import limited
-from push import endpoints
-from push.models import PushSubscription
-from push.profile import MAX_DEVICES
+from push import devices, endpoints
 from push.sender import enabled
 
 MAX_BODY_BYTES = 4096
@@ -73,7 +70,8 @@ def _json_body(request: HttpRequest) -> dict:
 @require_POST
 @push_enabled
 def subscribe(request: HttpRequest) -> JsonResponse:
-    """Store (or refresh) this browser's subscription for the logged-in player."""
+    """Store (or refresh) this browser's subscription for the logged-in player; an endpoint that
+    is another account's stays theirs (push.devices)."""
     if not request.user.is_authenticated:
         return _refusal("Please log in again to turn on notifications.", status=403)
     if limited(request, "push_subscribe", "user", SUBSCRIBE_RATE):
@@ -82,26 +80,11 @@ def subscribe(request: HttpRequest) -> JsonResponse:
         sub = endpoints.parse(_json_body(request).get("subscription"))
     except endpoints.InvalidSubscription as exc:
         return _refusal(str(exc))
-    user = request.user
-    with transaction.atomic():
-        # The same browser under another account: it now belongs to whoever is logged in.
-        existing = PushSubscription.objects.select_for_update().filter(endpoint=sub.endpoint)
-        theirs = existing.filter(user=user).exists()
-        if not theirs and user.push_subscriptions.count() >= MAX_DEVICES:
-            return _refusal(
-                f"You have {MAX_DEVICES} devices with notifications: remove one in your profile "
-                "first.",
-                status=409,
-            )
-        PushSubscription.objects.update_or_create(
-            endpoint=sub.endpoint,
-            defaults={
-                "user": user,
-                "p256dh": sub.p256dh,
-                "auth": sub.auth,
-                "user_agent": device_label(request.headers.get("User-Agent", "")),
-            },
-        )
+    label = device_label(request.headers.get("User-Agent", ""))
+    try:
+        devices.turn_on(request, request.user, sub, label)
+    except devices.DeviceRefused as exc:
+        return _refusal(str(exc), status=409)
     return JsonResponse({"ok": True})
 
 

@@ -146,6 +146,7 @@ class PushService:
         self.cert, key = self_signed_certificate(folder)
         self.received: list[Received] = []
         self.answers: dict[str, int] = {}
+        self.server_names: list[str | None] = []  # what each TLS handshake asked for (SNI)
         service = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -163,6 +164,7 @@ class PushService:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(self.cert, key)
+        context.sni_callback = lambda _socket, name, _context: self.server_names.append(name)
         self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
         self.origin = f"https://127.0.0.1:{self.server.server_address[1]}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)

@@ -358,6 +358,95 @@ def test_a_device_whose_host_turned_private_is_deleted_but_a_dns_outage_is_retri
     assert push_service.received == []
 
 
+@pytest.fixture
+def dns(monkeypatch):
+    """A resolver that answers each lookup of a host name with the next of `answers` (the last
+    one repeated; an exception is raised), and leaves IP addresses to the real one; `asked` lists
+    the names looked up."""
+    import ipaddress
+    import socket
+
+    real = socket.getaddrinfo
+
+    class FakeDns:
+        def __init__(self) -> None:
+            self.asked: list[str] = []
+            self.answers: list = []
+
+        def getaddrinfo(self, host, port, *args, **kwargs):
+            try:
+                ipaddress.ip_address(host)
+                return real(host, port, *args, **kwargs)  # an address: no DNS lookup
+            except ValueError:
+                pass
+            self.asked.append(host)
+            answer = self.answers[min(len(self.asked), len(self.answers)) - 1]
+            if isinstance(answer, Exception):
+                raise answer
+            return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (a, port)) for a in answer]
+
+    fake = FakeDns()
+    monkeypatch.setattr(socket, "getaddrinfo", fake.getaddrinfo)
+    return fake
+
+
+def test_a_host_that_rebinds_to_loopback_after_the_check_gets_no_connection_there(
+    game, device, dns, monkeypatch
+):
+    """DNS rebinding: the attacker's name server answers a public address to the check and
+    127.0.0.1 to any later lookup; the push must go to the address that was checked."""
+    import socket
+
+    from django.test import override_settings
+
+    subscription, _ = device(user_to_move(game))
+    PushSubscription.objects.filter(pk=subscription.pk).update(
+        endpoint="https://rebind.example/wpush/1"
+    )
+    dns.answers = [["93.184.216.34"], ["127.0.0.1"]]
+    connected = []
+
+    def connect(sock, address):
+        connected.append(address[:2])
+        raise ConnectionRefusedError("no network in tests")
+
+    monkeypatch.setattr(socket.socket, "connect", connect)
+    with override_settings(PUSH_ALLOW_PRIVATE_ENDPOINTS=False), pytest.raises(PushFailed):
+        deliveries.send_turn(game.pk, turn_of(game))
+    assert connected == [("93.184.216.34", 443)]
+    assert dns.asked == ["rebind.example"]  # once per push
+
+
+def test_the_push_goes_to_the_checked_address_but_still_names_the_host(
+    game, device, push_service, dns
+):
+    port = push_service.server.server_address[1]
+    subscription, browser = device(user_to_move(game))
+    PushSubscription.objects.filter(pk=subscription.pk).update(
+        endpoint=f"https://localhost:{port}/pinned"
+    )
+    dns.answers = [["127.0.0.1"], OSError("a second lookup would be answered by the attacker")]
+    assert deliveries.send_turn(game.pk, turn_of(game)) == 1
+    (received,) = push_service.to("/pinned")
+    assert received.headers["host"] == f"localhost:{port}"
+    assert push_service.server_names == ["localhost"]  # TLS checked the host's certificate
+    assert browser.decrypt(received.body)["title"].startswith("Your turn")
+    assert dns.asked == ["localhost"]
+
+
+def test_an_address_that_refuses_the_connection_gives_way_to_the_next_checked_one(
+    game, device, push_service, dns
+):
+    port = push_service.server.server_address[1]
+    subscription, _ = device(user_to_move(game))
+    PushSubscription.objects.filter(pk=subscription.pk).update(
+        endpoint=f"https://localhost:{port}/second"
+    )
+    dns.answers = [["127.0.0.2", "127.0.0.1"]]  # nothing listens on 127.0.0.2
+    assert deliveries.send_turn(game.pk, turn_of(game)) == 1
+    assert len(push_service.to("/second")) == 1
+
+
 def test_table_talk_pushes_to_the_others_but_not_to_who_muted_it(
     player, other_player, stranger, device, push_service, django_capture_on_commit_callbacks
 ):

@@ -80,6 +80,81 @@ def test_a_host_resolving_to_a_non_public_address_is_refused(resolves_to, addres
         check_endpoint(GOOD)
 
 
+@pytest.mark.parametrize(
+    "address",
+    [
+        "64:ff9b::7f00:1",  # NAT64 (well-known prefix) of 127.0.0.1
+        "64:ff9b::a00:1",  # NAT64 of 10.0.0.1
+        "64:ff9b::a9fe:a9fe",  # NAT64 of 169.254.169.254, the cloud's metadata service
+        "64:ff9b:1::a00:1",  # the local-use NAT64 prefix: never on the public internet
+        "2002:7f00:1::",  # 6to4 of 127.0.0.1
+        "2002:a00:1::1",  # 6to4 of 10.0.0.1
+        "2001:0:4136:e378:8000:63bf:3fff:fdd2",  # Teredo
+        "::ffff:10.0.0.1",  # IPv4-mapped
+        "::7f00:1",  # IPv4-compatible (deprecated) 127.0.0.1
+        "fec0::1",  # site-local (deprecated): Python 3.11 calls it global
+        "fe80::1",
+        "fd12:3456::1",
+        "ff0e::1",  # global-scope multicast
+        "100::1",  # discard-only
+        "2001:db8::1",  # documentation
+    ],
+)
+def test_an_ipv6_address_that_leads_to_a_private_one_is_refused(resolves_to, address):
+    resolves_to(address)
+    with pytest.raises(InvalidSubscription, match="public internet"):
+        check_endpoint(GOOD)
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "64:ff9b::5db8:d822",  # NAT64 of 93.184.216.34, as DNS64 answers on an IPv6-only host
+        "::ffff:93.184.216.34",
+        "2002:5db8:d822::1",
+        "2606:2800:220:1:248:1893:25c8:1946",
+    ],
+)
+def test_an_ipv6_address_that_leads_to_a_public_one_is_accepted(resolves_to, address):
+    resolves_to(address)
+    assert check_endpoint(GOOD) == [address]
+
+
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        "https://0x7f.1/wpush/1",
+        "https://2130706433/wpush/1",
+        "https://127.1/wpush/1",
+        "https://0177.0.0.1/wpush/1",
+        "https://0x7f000001/wpush/1",
+        "https://0x5d.0xb8.0xd8.0x22/wpush/1",  # public, but no push service writes it so
+        "https://1.2.3.4.5/wpush/1",
+    ],
+)
+def test_an_ipv4_address_written_oddly_is_refused_whatever_dns_says(resolves_to, endpoint):
+    resolves_to("93.184.216.34")  # a resolver that disagrees with the URL parser
+    with pytest.raises(InvalidSubscription, match="not written as"):
+        check_endpoint(endpoint)
+
+
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        "https://127.0.0.1/wpush/1",
+        "https://127.0.0.1./wpush/1",
+        "https://[::1]/wpush/1",
+        "https://[::ffff:7f00:1]/wpush/1",
+        "https://[64:ff9b::7f00:1]/wpush/1",
+        "https://[2002:a00:1::]/wpush/1",
+    ],
+)
+def test_an_address_in_the_url_is_judged_by_itself_whatever_dns_says(resolves_to, endpoint):
+    resolves_to("93.184.216.34")
+    with pytest.raises(InvalidSubscription, match="public internet"):
+        check_endpoint(endpoint)
+
+
 def test_every_resolved_address_must_be_public(resolves_to):
     resolves_to("93.184.216.34", "10.0.0.7")
     with pytest.raises(InvalidSubscription, match="public internet"):

@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from push.models import PushSubscription
 from push.views import device_label
+from tests.clients import as_user
 from tests.push.service import Browser
 
 pytestmark = pytest.mark.django_db
@@ -103,13 +104,121 @@ def test_subscribing_again_refreshes_the_keys_rather_than_adding_a_device(logged
 
 
 @pytest.mark.usefixtures("push_on")
-def test_the_browser_belongs_to_whoever_is_logged_in(client, player, other_player, push_service):
+def test_a_stranger_who_learns_an_endpoint_cannot_take_it_over(player, stranger, push_service):
+    alice, mallory = as_user(player), as_user(stranger)
     sub = browser_subscription(push_service.origin)
-    client.force_login(player)
+    assert post_json(alice, reverse("push:subscribe"), {"subscription": sub}).status_code == 200
+    forged = {**sub, "keys": Browser().keys()}  # Alice's endpoint, Mallory's keys
+    response = post_json(mallory, reverse("push:subscribe"), {"subscription": forged})
+    assert response.status_code == 409
+    assert "already gets notifications for another account" in response.json()["error"]
+    (stored,) = PushSubscription.objects.all()
+    assert (stored.user, stored.p256dh) == (player, sub["keys"]["p256dh"])
+    # Alice's own browser may still refresh it.
+    assert post_json(alice, reverse("push:subscribe"), {"subscription": sub}).status_code == 200
+    assert PushSubscription.objects.get().user == player
+
+
+@pytest.mark.usefixtures("push_on")
+def test_logging_out_stops_the_notifications_that_browser_turned_on(
+    player, other_player, device, push_service
+):
+    shared_computer, phone = as_user(player), as_user(player)
+    for client, path in [(shared_computer, "/wpush/library"), (phone, "/wpush/phone")]:
+        sub = browser_subscription(push_service.origin, path)
+        assert (
+            post_json(client, reverse("push:subscribe"), {"subscription": sub}).status_code == 200
+        )
+    theirs, _ = device(other_player)
+
+    response = shared_computer.post(reverse("logout"))  # the plain form: no JavaScript needed
+
+    assert response.status_code == 302
+    assert sorted(s.endpoint for s in PushSubscription.objects.all()) == sorted(
+        [push_service.origin + "/wpush/phone", theirs.endpoint]
+    )
+
+
+@pytest.mark.usefixtures("push_on")
+def test_logging_out_after_a_password_change_still_stops_that_browsers_notifications(
+    player, push_service
+):
+    from tests.factories import PASSWORD
+
+    client = as_user(player)
+    sub = browser_subscription(push_service.origin)
     post_json(client, reverse("push:subscribe"), {"subscription": sub})
-    client.force_login(other_player)
-    post_json(client, reverse("push:subscribe"), {"subscription": sub})
-    assert PushSubscription.objects.get().user == other_player
+    key_before = client.session.session_key
+    response = client.post(
+        reverse("password_change"),
+        {"old_password": PASSWORD, "new_password1": "a new pass phrase 42",
+         "new_password2": "a new pass phrase 42"},
+    )  # fmt: skip
+    assert response.status_code == 302
+    assert client.session.session_key != key_before  # Django gave the session a new key
+    client.post(reverse("logout"))
+    assert not PushSubscription.objects.exists()
+
+
+@pytest.mark.usefixtures("push_on")
+def test_two_subscribes_at_once_cannot_make_an_eleventh_device(
+    logged_in, player, device, push_service
+):
+    """The race, replayed in one thread: the other request's device is stored after this one's
+    check would have passed (9 devices) and before its own insert."""
+    from django.db.models.signals import pre_save
+
+    for _ in range(9):
+        device(player)
+    rival = browser_subscription(push_service.origin, "/wpush/rival")
+
+    def the_other_request_lands(sender, instance, **kwargs):
+        if instance.pk is None and instance.endpoint != rival["endpoint"]:
+            PushSubscription.objects.bulk_create(
+                [PushSubscription(user=player, endpoint=rival["endpoint"], **rival["keys"])]
+            )
+
+    pre_save.connect(the_other_request_lands, sender=PushSubscription, dispatch_uid="race")
+    try:
+        sub = browser_subscription(push_service.origin, "/wpush/mine")
+        response = post_json(logged_in, reverse("push:subscribe"), {"subscription": sub})
+    finally:
+        pre_save.disconnect(sender=PushSubscription, dispatch_uid="race")
+    assert response.status_code == 409
+    assert "remove one in your profile" in response.json()["error"]
+    assert player.push_subscriptions.count() <= 10
+    assert not PushSubscription.objects.filter(endpoint=sub["endpoint"]).exists()
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("push_on")
+def test_racing_subscribes_on_postgresql_stop_at_ten_devices(player, device, push_service):
+    import threading
+
+    from django.db import connection
+
+    for _ in range(8):
+        device(player)
+    racers, barrier, statuses = 4, threading.Barrier(4), []
+
+    def subscribe(n: int) -> None:
+        try:
+            client = as_user(player)
+            sub = browser_subscription(push_service.origin, f"/wpush/racer-{n}")
+            barrier.wait(timeout=30)
+            response = post_json(client, reverse("push:subscribe"), {"subscription": sub})
+            statuses.append(response.status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=subscribe, args=(n,)) for n in range(racers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(statuses) == [200, 200, 409, 409]
+    assert player.push_subscriptions.count() == 10
 
 
 @pytest.mark.usefixtures("push_on")
@@ -150,6 +259,25 @@ def test_a_loopback_endpoint_is_refused_outside_tests(logged_in, push_service):
     sub["endpoint"] = "https://127.0.0.1/wpush/1"
     with override_settings(PUSH_ALLOW_PRIVATE_ENDPOINTS=False):
         response = post_json(logged_in, reverse("push:subscribe"), {"subscription": sub})
+    assert response.json()["error"] == "The push endpoint must be on the public internet."
+    assert not PushSubscription.objects.exists()
+
+
+@pytest.mark.usefixtures("push_on")
+@pytest.mark.parametrize("address", ["64:ff9b::7f00:1", "2002:a00:1::", "fec0::1"])
+def test_a_host_resolving_to_an_ipv6_form_of_a_private_address_is_refused(
+    logged_in, monkeypatch, address
+):
+    import socket
+
+    def getaddrinfo(host, port, *args, **kwargs):
+        return [(socket.AF_INET6, socket.SOCK_STREAM, 6, "", (address, port, 0, 0))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    sub = browser_subscription("https://push.attacker.example")
+    with override_settings(PUSH_ALLOW_PRIVATE_ENDPOINTS=False):
+        response = post_json(logged_in, reverse("push:subscribe"), {"subscription": sub})
+    assert response.status_code == 400
     assert response.json()["error"] == "The push endpoint must be on the public internet."
     assert not PushSubscription.objects.exists()
 
