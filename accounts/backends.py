@@ -13,3 +13,10 @@ class PlayerBackend(ModelBackend):
 
     def user_can_authenticate(self, user) -> bool:
         return super().user_can_authenticate(user) and not getattr(user, "is_bot", False)
+
+    def get_user(self, user_id):
+        """The session's player, or None once staff suspended the account: its sessions stop
+        working at once on every device. (The password still checks out, so that the log-in
+        form can say why it refuses: accounts.moderation.LoginForm.)"""
+        user = super().get_user(user_id)
+        return None if user is None or user.suspended_at is not None else user

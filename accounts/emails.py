@@ -26,18 +26,26 @@ CONFIRM_SALT = "accounts.confirm-email"
 
 
 def confirmation_token(user: User) -> str:
-    """A signed token naming the player and the address it confirms (a changed address voids it)."""
-    return signing.dumps({"user": user.pk, "email": user.email.lower()}, salt=CONFIRM_SALT)
+    """A signed token naming the player, the address it confirms and the address's version.
+
+    The version is raised at every change of address, so a link is good only for the change
+    that sent it: changing to another address and back to this one voids every link sent for it
+    before (whoever holds an old one proved the address then, not now)."""
+    payload = {"user": user.pk, "email": user.email.lower(), "version": user.email_version}
+    return signing.dumps(payload, salt=CONFIRM_SALT)
 
 
 def user_for_confirmation(token: str) -> User | None:
-    """The player a confirmation token is for, or None if forged, expired or for an old address."""
+    """The player a confirmation token is for, or None if forged, expired, or for an address
+    the account no longer uses or has taken again since."""
     try:
         data = signing.loads(token, salt=CONFIRM_SALT, max_age=settings.EMAIL_CONFIRMATION_MAX_AGE)
         user = User.objects.get(pk=data["user"], is_active=True, bot_level="")
     except (signing.BadSignature, User.DoesNotExist, KeyError, TypeError, ValueError):
         return None
-    return user if user.email.lower() == data["email"] else None
+    # Links from before versions named none: they were sent for version 0.
+    sent_for = (data["email"], data.get("version", 0))
+    return user if (user.email.lower(), user.email_version) == sent_for else None
 
 
 def send(kind: str, user: User, ctx: dict[str, Any], to: str | None = None) -> None:

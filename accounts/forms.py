@@ -3,13 +3,16 @@
 Usernames are compared in canonical form and refused when they imitate a bot, the site or an
 existing player (accounts.identity). Sign-up never says whether an email is registered: an address
 that another account has confirmed is accepted, and its owner is told instead (accounts/views.py).
-"""
 
-import logging
+The forms that ask for the current password (a new email address, a new password) share one limit
+on wrong answers per player: a session left open, or stolen, must not be a way to guess the
+password at the speed of the site.
+"""
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
+from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
+from django.http import HttpRequest
 
 from .identity import (
     canonical_username,
@@ -19,9 +22,7 @@ from .identity import (
     username_skeleton,
 )
 from .models import User
-from .ratelimits import limited, normalised_email
-
-logger = logging.getLogger(__name__)
+from .ratelimits import limited, used_up, window_in_words
 
 USERNAME_TAKEN = "That username is taken. Please choose another."
 
@@ -37,6 +38,25 @@ def check_display_name(value: str) -> str:
     if value and imitates_bot(value):
         raise forms.ValidationError("Names like a computer opponent's are kept for the bots.")
     return value
+
+
+def check_current_password(request: HttpRequest, user: User, password: str, wrong: str) -> None:
+    """Raise a ValidationError unless `password` is the player's own: `wrong` when it is not, and
+    a request to wait, without looking at the password, once CURRENT_PASSWORD_FAILURE_RATE wrong
+    ones were typed (every form asking for it counts together, so each cannot add its own)."""
+    rate = settings.CURRENT_PASSWORD_FAILURE_RATE
+
+    def account(group: str, request: HttpRequest) -> str:
+        return str(user.pk)
+
+    if used_up(request, "current_password", account, rate):
+        raise forms.ValidationError(
+            "Your current password was entered wrongly several times. For your safety, nothing "
+            f"was changed: please try again in {window_in_words(rate)}."
+        )
+    if not user.check_password(password):
+        limited(request, "current_password", account, rate)  # count the failure
+        raise forms.ValidationError(wrong)
 
 
 class SignUpForm(UserCreationForm):
@@ -96,8 +116,9 @@ class ProfileForm(forms.ModelForm):
         model = User
         fields = ("display_name", "email", "time_zone")
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, request: HttpRequest | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self.request = request  # for the limit on wrong current passwords; needed when bound
         self.old_email = self.instance.email
 
     def clean_display_name(self) -> str:
@@ -121,18 +142,22 @@ class ProfileForm(forms.ModelForm):
     def clean(self) -> dict:
         cleaned = super().clean()
         if "email" in cleaned and self.email_changed:
-            password = cleaned.get("current_password") or ""
-            if not self.instance.check_password(password):
-                self.add_error(
-                    "current_password",
-                    "Enter your current password to change your email address.",
+            try:
+                check_current_password(
+                    self.request,
+                    self.instance,
+                    cleaned.get("current_password") or "",
+                    wrong="Enter your current password to change your email address.",
                 )
+            except forms.ValidationError as refusal:
+                self.add_error("current_password", refusal)
         return cleaned
 
     def save(self, commit: bool = True) -> User:
         user = super().save(commit=False)
         if self.email_changed:
             user.email_confirmed_at = None  # the new address must be confirmed again
+            user.email_version += 1  # by a link sent for this change, not one sent before
         if commit:
             user.save()
         return user
@@ -172,17 +197,19 @@ class AwayForm(forms.Form):
     )
 
 
-class CappedPasswordResetForm(PasswordResetForm):
-    """Django's reset form, sending at most PASSWORD_RESET_EMAILS_PER_HOUR emails an hour to one
-    address, whoever asks. Past that nothing is sent and nothing shows: the page answers as if it
-    had sent (no enumeration, and a stranger cannot see, let alone cause, a refusal)."""
+class LimitedPasswordChangeForm(PasswordChangeForm):
+    """Django's password change, its old password checked under the shared limit on wrong ones."""
 
-    def save(self, *args, request=None, **kwargs) -> None:
-        address = normalised_email(self.cleaned_data["email"])
-        rate = f"{settings.PASSWORD_RESET_EMAILS_PER_HOUR}/h"
-        if request is not None and limited(
-            request, "password_reset_to", lambda group, request: address, rate
-        ):
-            logger.info("password reset email not sent: the hourly cap for one address is reached")
-            return
-        super().save(*args, request=request, **kwargs)
+    def __init__(self, user: User, *args, request: HttpRequest, **kwargs) -> None:
+        super().__init__(user, *args, **kwargs)
+        self.request = request
+
+    def clean_old_password(self) -> str:
+        old_password = self.cleaned_data["old_password"]
+        check_current_password(
+            self.request,
+            self.user,
+            old_password,
+            wrong=self.error_messages["password_incorrect"],
+        )
+        return old_password

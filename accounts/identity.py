@@ -139,3 +139,25 @@ _FORBIDDEN_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 def has_control_characters(text: str) -> bool:
     """Whether a text holds characters that break lines or reorder what readers see."""
     return any(unicodedata.category(c) in _FORBIDDEN_CATEGORIES for c in text)
+
+
+# Mail providers that ignore dots in the local part, and the domain each is another name of.
+_DOTLESS_DOMAINS = {"gmail.com": "gmail.com", "googlemail.com": "gmail.com"}
+
+
+def normalised_email(address: str) -> str:
+    """One mailbox's one spelling, so that sock puppets sharing it can be told apart from people.
+
+    Lower case; a "+tag" in the local part dropped for every domain (most providers deliver
+    `me+1@` to `me@`); dots in the local part dropped for Gmail, where `m.e@` is `me@`, and
+    googlemail.com read as gmail.com. Only for comparing addresses: mail still goes to the
+    address as the player typed it.
+    """
+    local, at, domain = str(address or "").strip().lower().rpartition("@")
+    if not at:
+        return domain  # not an address: compared as written
+    local = local.partition("+")[0]
+    if domain in _DOTLESS_DOMAINS:
+        domain = _DOTLESS_DOMAINS[domain]
+        local = local.replace(".", "")
+    return f"{local}@{domain}"

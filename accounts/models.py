@@ -5,7 +5,9 @@ import secrets
 import zoneinfo
 from datetime import UTC, date, datetime, time, timedelta
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
@@ -30,6 +32,8 @@ HOUR_CHOICES = [(hour, f"{hour:02d}:00") for hour in range(24)]
 # Away (on vacation): at most this many days at a time, and this many in a calendar year.
 AWAY_MAX_DAYS = 30
 AWAY_DAYS_PER_YEAR = 60
+# What a deleted account is called wherever its games are still shown (accounts.closing).
+DELETED_NAME = "a deleted player"
 # The kinds of email a player can switch off (in the profile or by the link in each email).
 EMAIL_KINDS = {
     "turn": "email_turn",
@@ -72,6 +76,12 @@ class User(AbstractUser):
     username_skeleton = models.CharField(max_length=150, db_index=True, editable=False)
     # Set by the link emailed at sign-up and after each change of address; rated play needs it.
     email_confirmed_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Raised at every change of address: a confirmation link names the version it was sent for,
+    # so a link for an address once held proves nothing when the account takes it again.
+    email_version = models.PositiveIntegerField(default=0, editable=False)
+    # Raised when the player saves their email choices and when an unsubscribe link is used: a
+    # link names the version it was sent with, so it works once and cannot undo a later choice.
+    unsubscribe_version = models.PositiveIntegerField(default=0, editable=False)
 
     # Email preferences; every kind can also be switched off by the link at the foot of its emails.
     email_turn = models.BooleanField(
@@ -126,6 +136,14 @@ class User(AbstractUser):
         max_length=43, unique=True, null=True, blank=True, editable=False
     )
 
+    # Set when the player deleted their account (accounts.closing): the row stays for the seats of
+    # their games, under DELETED_NAME, with nothing left of the person.
+    deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Set by staff from a report (accounts.moderation): the account cannot log in, its sessions
+    # stop working and every change it asks for is refused, until staff lift it. Its games go on
+    # under their time limits, as for any player who does not play.
+    suspended_at = models.DateTimeField(null=True, blank=True, editable=False)
+
     objects = PlayerManager()
 
     REQUIRED_FIELDS = ["email"]
@@ -156,6 +174,16 @@ class User(AbstractUser):
     def __str__(self) -> str:
         return self.public_name
 
+    def clean(self) -> None:
+        """A new name (at sign-up, or a rename in the admin) may not be a recently deleted
+        account's, nor look like one: nobody may pose as a player who has just left."""
+        super().clean()
+        key = canonical_username(self.username or "")
+        unchanged = self.username_key == key or (self.username_key or "").startswith(key + ":")
+        refusal = None if unchanged else RetiredUsername.refusal(self.username or "")
+        if refusal:
+            raise ValidationError({"username": refusal})
+
     def save(self, *args, **kwargs) -> None:
         # Keep a legacy key ("<canonical>:<id>", see migration 0005) while the name is unchanged.
         canonical = canonical_username(self.username)
@@ -174,6 +202,10 @@ class User(AbstractUser):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot_level)
+
+    @property
+    def is_suspended(self) -> bool:
+        return self.suspended_at is not None
 
     @property
     def can_play_rated(self) -> bool:
@@ -278,6 +310,43 @@ class User(AbstractUser):
         }
 
 
+class RetiredUsername(models.Model):
+    """The name of a deleted account, kept RETIRED_USERNAME_DAYS so that nobody else takes it (or
+    a look-alike of it) while the other players still remember who had it. Only its canonical
+    form and skeleton (accounts.identity), not linked to the account: the name is all it keeps."""
+
+    username_key = models.CharField(max_length=150, unique=True)
+    username_skeleton = models.CharField(max_length=150, db_index=True)
+    retired_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.username_key} (retired {self.retired_at:%Y-%m-%d})"
+
+    @classmethod
+    def retire(cls, username: str, now: datetime) -> None:
+        """Keep `username` out of reach from `now`; names retired long enough ago are let go."""
+        cls.objects.filter(retired_at__lte=now - cls.kept_for()).delete()
+        cls.objects.update_or_create(
+            username_key=canonical_username(username),
+            defaults={"username_skeleton": username_skeleton(username), "retired_at": now},
+        )
+
+    @classmethod
+    def refusal(cls, username: str) -> str | None:
+        """Why a new account cannot take `username` yet, or None: the words sign-up uses for a
+        live player's name, so that they tell nothing more about the account that had it."""
+        recent = cls.objects.filter(retired_at__gt=datetime.now(UTC) - cls.kept_for())
+        if recent.filter(username_key=canonical_username(username)).exists():
+            return "That username is taken. Please choose another."
+        if recent.filter(username_skeleton=username_skeleton(username)).exists():
+            return "That username looks too much like another player's. Please choose another."
+        return None
+
+    @staticmethod
+    def kept_for() -> timedelta:
+        return timedelta(days=settings.RETIRED_USERNAME_DAYS)
+
+
 class Friendship(models.Model):
     """One player's word about another, in one direction: added as a friend, or removed.
 
@@ -301,6 +370,30 @@ class Friendship(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} about {self.friend}"
+
+
+class Block(models.Model):
+    """One player keeps another away: no invitations, no seats at the same new table, no friend
+    request, and none of their table talk shown. Read through accounts.blocks; written only by
+    games.services.blocks, which also ends what the block forbids. Never shown to `blocked`:
+    to them, the blocker is someone who "cannot be invited"."""
+
+    blocker = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks")
+    blocked = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(
+                condition=~Q(blocker=models.F("blocked")), name="block_not_oneself"
+            ),
+        ]
+        # "Who blocked this player?" is asked at every invitation and seat: by `blocked` first.
+        indexes = [models.Index(fields=["blocked", "blocker"], name="block_by_blocked")]
+
+    def __str__(self) -> str:
+        return f"{self.blocker} blocks {self.blocked}"
 
 
 def set_away(user: User, until: date | None, now: datetime | None = None) -> User:

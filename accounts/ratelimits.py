@@ -1,14 +1,16 @@
 """Counting requests against a rate, shared by the pages that refuse (or quietly skip) work done
-too often: password resets, confirmation links, table talk, friends, push subscriptions."""
+too often: sign-ups, password resets, confirmation links, current-password checks, table talk,
+friends, push subscriptions."""
 
 from __future__ import annotations
 
 import logging
+import re
 import unicodedata
 from collections.abc import Callable
 
 from django.http import HttpRequest
-from django_ratelimit.core import is_ratelimited
+from django_ratelimit.core import get_usage, is_ratelimited
 
 logger = logging.getLogger(__name__)
 
@@ -29,6 +31,38 @@ def limited(request: HttpRequest, group: str, key: Key, rate: str) -> bool:
     except Exception:
         logger.exception("rate limit %s could not be counted; letting the request through", group)
         return False
+
+
+def used_up(request: HttpRequest, group: str, key: Key, rate: str) -> bool:
+    """Whether `rate` is already spent for `key`, without counting this request.
+
+    For limits that count failures only (wrong current passwords): the check comes before the
+    work, so that a refused guess is not even tried, and `limited` counts each failure after it.
+    Same group, key and rate as the `limited` calls it reads. Fails open, as `limited` does.
+    """
+    try:
+        usage = get_usage(request, group=group, key=key, rate=rate, method="POST")
+    except Exception:
+        logger.exception("rate limit %s could not be read; letting the request through", group)
+        return False
+    return usage is not None and usage["count"] >= usage["limit"]
+
+
+_RATE = re.compile(r"\d+/(\d*)([smhd])?$")
+_UNITS = {"s": "second", "m": "minute", "h": "hour", "d": "day"}
+
+
+def window_in_words(rate: str) -> str:
+    """How long one window of `rate` lasts, for "please try again in ...": "5/15m" is
+    "15 minutes", "3/h" is "an hour" (a message must not promise a time the setting changed)."""
+    match = _RATE.match(rate)
+    if match is None:
+        raise ValueError(f"not a rate: {rate!r}")
+    count = int(match.group(1) or 1)
+    unit = _UNITS[match.group(2) or "s"]
+    if count == 1:
+        return f"an {unit}" if unit == "hour" else f"a {unit}"
+    return f"{count} {unit}s"
 
 
 def normalised_email(address: str) -> str:

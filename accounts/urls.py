@@ -14,7 +14,7 @@ urlpatterns = [
     path("profile/away/", views.away, name="away"),
     path("profile/calendar/", views.calendar_address, name="calendar_address"),
     path("unsubscribe/<str:kind>/<str:token>/", views.unsubscribe, name="unsubscribe"),
-    path("password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("password/change/", views.PasswordChangeView.as_view(), name="password_change"),
     path(
         "password/change/done/",
         auth_views.PasswordChangeDoneView.as_view(),

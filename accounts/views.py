@@ -17,20 +17,55 @@ from push.profile import profile_context as push_context
 
 from . import emails
 from . import unsubscribe as unsubscribe_links
+from .blocks import blocked_by
 from .forms import (
     USERNAME_TAKEN,
     AwayForm,
-    CappedPasswordResetForm,
     EmailPreferencesForm,
+    LimitedPasswordChangeForm,
     ProfileForm,
     SignUpForm,
 )
 from .models import User, set_away
+from .moderation import LoginForm
 from .next_page import next_path
-from .ratelimits import limited
+from .ratelimits import limited, normalised_email, window_in_words
 from .signals import email_confirmed, email_preferences_changed
 
 BACKEND = "accounts.backends.PlayerBackend"
+
+
+def _account_emails_used_up(request: HttpRequest, address: str) -> bool:
+    """Count one more email about an account (a confirmation link, an "already in use" notice) to
+    `address`; True once CONFIRMATION_EMAIL_RATE is spent, whoever asks, so that sign-ups and
+    resends from many places cannot flood one mailbox. Counted for any address, registered or
+    not, so that a refusal tells nothing about accounts."""
+    key = normalised_email(address)
+    rate = settings.CONFIRMATION_EMAIL_RATE
+    return limited(request, "account_email_to", lambda group, request: key, rate)
+
+
+def _account_emails_used_up_message() -> str:
+    return (
+        "Several emails were already sent to this address recently. Please check your inbox "
+        f"(including spam), or try again in {window_in_words(settings.CONFIRMATION_EMAIL_RATE)}."
+    )
+
+
+def _sign_up_refused(request: HttpRequest, form: SignUpForm) -> bool:
+    """Whether a sign-up that would otherwise go through is over a limit (the form then says
+    which). Only such sign-ups are counted: a mistyped password uses nothing up."""
+    if limited(request, "signup", "ip", settings.SIGNUP_RATE):
+        form.add_error(
+            None,
+            "Several accounts were created from your network recently. Please try again in "
+            f"{window_in_words(settings.SIGNUP_RATE)}.",
+        )
+        return True
+    if _account_emails_used_up(request, form.cleaned_data["email"]):
+        form.add_error("email", _account_emails_used_up_message())
+        return True
+    return False
 
 
 @require_http_methods(["GET", "POST"])
@@ -43,6 +78,9 @@ def signup(request: HttpRequest) -> HttpResponse:
     # An invitation's "Create an account to join" fills in the address it was sent to.
     form = SignUpForm(request.POST or None, initial={"email": request.GET.get("email", "")[:254]})
     if request.method == "POST" and form.is_valid():
+        if _sign_up_refused(request, form):  # no account, and nothing sent
+            context = {"form": form, "next": next_url}
+            return render(request, "accounts/signup.html", context, status=429)
         try:
             with transaction.atomic():
                 user = form.save()
@@ -66,7 +104,10 @@ def signup(request: HttpRequest) -> HttpResponse:
 class LoginView(auth_views.LoginView):
     """Django's log-in, following only a path on this site (`next_path`) and never the log-in
     page itself: Django's own refuses to redirect there (a 500 for a logged-in visitor), and
-    would follow a bare word ("-1") as a relative address."""
+    would follow a bare word ("-1") as a relative address. A suspended account is refused in
+    words (accounts.moderation)."""
+
+    authentication_form = LoginForm
 
     def get_redirect_url(self) -> str:
         target = next_path(self.request)
@@ -90,11 +131,23 @@ def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
     user.email_confirmed_at = timezone.now()
     try:
         with transaction.atomic():
-            user.save(update_fields=["email_confirmed_at"])
+            # Only if the row still holds the address and version the link was checked for: an
+            # address changed a moment ago must not be confirmed by a link sent before.
+            confirmed = User.objects.filter(
+                pk=user.pk,
+                email=user.email,
+                email_version=user.email_version,
+                email_confirmed_at__isnull=True,
+            ).update(email_confirmed_at=user.email_confirmed_at)
             # What waited for this address is theirs now (games: the invitations sent to it).
-            replies = email_confirmed.send(sender=User, user=user)
+            replies = email_confirmed.send(sender=User, user=user) if confirmed else []
     except IntegrityError:  # another account confirmed this address a moment ago
         return render(request, "accounts/confirm_email.html", {"in_use": True}, status=409)
+    if not confirmed:  # since the check: confirmed by a double click, or the address changed
+        now = emails.user_for_confirmation(token)
+        if now is not None and now.email_confirmed_at:
+            return render(request, "accounts/confirm_email.html", {"account": now, "done": True})
+        return render(request, "accounts/confirm_email.html", {"invalid": True}, status=400)
     waiting = [link for _receiver, links in replies for link in (links or [])]
     context = {"account": user, "done": True, "waiting": waiting}
     return render(request, "accounts/confirm_email.html", context)
@@ -117,6 +170,8 @@ def resend_confirmation(request: HttpRequest) -> HttpResponse:
         messages.error(
             request, "A link was sent several times already. Please try again in an hour."
         )
+    elif _account_emails_used_up(request, user.email):
+        messages.error(request, _account_emails_used_up_message())
     else:
         emails.confirm_email(user)
         messages.success(request, f"We sent a new link to {user.email}.")
@@ -126,9 +181,12 @@ def resend_confirmation(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
-    form = ProfileForm(request.POST or None, instance=request.user)
+    form = ProfileForm(request.POST or None, instance=request.user, request=request)
     if request.method == "POST" and form.is_valid():
         email_changed, old_email = form.email_changed, form.old_email
+        if email_changed and _account_emails_used_up(request, form.cleaned_data["email"]):
+            form.add_error("email", _account_emails_used_up_message())
+            return _profile_page(request, status=429, form=form)
         with transaction.atomic():
             user = form.save()
             if email_changed:
@@ -154,6 +212,7 @@ def _profile_page(request: HttpRequest, status: int = 200, **forms) -> HttpRespo
         "email_form": forms.get("email_form") or EmailPreferencesForm(instance=user),
         "away_form": forms.get("away_form") or AwayForm(initial={"away_until": user.away_until}),
         **push_context(request),  # "Notifications on this device", when offered
+        "blocked_players": blocked_by(user),  # each with Unblock (games.views.blocks)
     }
     if user.calendar_token:
         url = settings.SITE_URL + reverse("calendar_feed", args=[user.calendar_token])
@@ -168,6 +227,7 @@ def email_preferences(request: HttpRequest) -> HttpResponse:
     email_form = EmailPreferencesForm(request.POST, instance=request.user)
     if email_form.is_valid():
         email_form.save()
+        unsubscribe_links.retire_links(request.user)  # older links must not undo this choice
         email_preferences_changed.send(sender=User, user=request.user)
         messages.success(request, "Your email preferences are saved.")
         return redirect(reverse("profile") + "#emails")
@@ -218,31 +278,60 @@ def calendar_address(request: HttpRequest) -> HttpResponse:
 @csrf_exempt  # mail clients POST here without a session (RFC 8058); the signature is the check
 @require_http_methods(["GET", "POST"])
 def unsubscribe(request: HttpRequest, kind: str, token: str) -> HttpResponse:
-    """GET asks for confirmation (link scanners must not unsubscribe anyone); POST switches off."""
+    """GET asks for confirmation (link scanners must not unsubscribe anyone); POST switches off
+    and uses the link up (accounts.unsubscribe says why that is safe for one-click)."""
     user = unsubscribe_links.user_for(kind, token)
-    if user is None:
-        return render(request, "accounts/unsubscribe.html", {"invalid": True}, status=400)
+    if user is None or (request.method == "POST" and not unsubscribe_links.switch_off(user, kind)):
+        invalid = {"invalid": True, "max_age_days": unsubscribe_links.max_age_days()}
+        return render(request, "accounts/unsubscribe.html", invalid, status=400)
     context = {"name": unsubscribe_links.NAMES[kind], "account": user}
-    if request.method == "POST":
-        unsubscribe_links.switch_off(user, kind)
-        context["done"] = True
+    context["done"] = request.method == "POST"
     return render(request, "accounts/unsubscribe.html", context)
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's password change, its old password under the shared limit on wrong ones."""
+
+    form_class = LimitedPasswordChangeForm
+
+    def get_form_kwargs(self) -> dict:
+        return {**super().get_form_kwargs(), "request": self.request}
+
+
+RESET_EMAILS_USED_UP = (
+    "Several reset emails were already sent to this address in the last hour; check your inbox, "
+    "including spam, or try again in an hour."
+)
+
+
+class CappedPasswordResetView(auth_views.PasswordResetView):
+    """Django's reset view, sending at most PASSWORD_RESET_EMAILS_PER_HOUR emails an hour to one
+    address, whoever asks. Past that it says so and sends nothing, for any address alike, with an
+    account or without: the answer tells nothing about accounts, and the owner who asks after a
+    stranger learns that links are waiting in the inbox (they still work) instead of being told
+    "sent" when nothing was."""
+
+    def form_valid(self, form) -> HttpResponse:
+        address = normalised_email(form.cleaned_data["email"])
+        rate = f"{settings.PASSWORD_RESET_EMAILS_PER_HOUR}/h"
+        if limited(self.request, "password_reset_to", lambda group, request: address, rate):
+            form.add_error("email", RESET_EMAILS_USED_UP)
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        return super().form_valid(form)
 
 
 @require_http_methods(["GET", "POST"])
 def password_reset(request: HttpRequest) -> HttpResponse:
     """Django's reset view, refused politely when one client address asks too often.
 
-    The refusal counts per requesting address only: a refusal per target email let a stranger
-    block a victim's reset by asking for it five times first. Emails to one target address are
-    capped too, but silently (CappedPasswordResetForm): the asker sees the usual answer.
+    That refusal counts per requesting address only, and comes first, so a refused request does
+    not use up the target's emails; the cap per target address is CappedPasswordResetView's.
     """
     if request.method == "POST" and limited(
         request, "password_reset", "ip", settings.PASSWORD_RESET_RATE
     ):
         return render(request, "registration/password_reset_limited.html", status=429)
-    return auth_views.PasswordResetView.as_view(
-        form_class=CappedPasswordResetForm,
+    return CappedPasswordResetView.as_view(
         email_template_name="registration/password_reset_email.txt",
         html_email_template_name="registration/password_reset_email.html",
         subject_template_name="registration/password_reset_subject.txt",

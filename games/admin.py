@@ -11,6 +11,7 @@ from django.http import HttpRequest
 
 from games.models import Game, Invitation, Message, Seat
 from games.services import talk
+from games.views import reports_admin  # noqa: F401  (registers the reports, for moderation)
 
 SECRET_UNTIL_OVER = "hidden until the game is over"
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from accounts.identity import normalised_email
 from games import engine
 from games.models import Game, Move, Seat
 from games.models.history import SITE_EVENTS
@@ -89,17 +90,41 @@ def placing(state: engine.GameState, seats: list[Seat]) -> dict[int, int]:
 # --- Whether the game counts --------------------------------------------------------------------
 
 
+# Reasons decided before the game ends (when it starts, or by a hint taken during play): the
+# end keeps them, so that nothing a player does to their account afterwards can change them.
+DECIDED_IN_PLAY = frozenset(
+    {Game.Uncounted.UNCONFIRMED, Game.Uncounted.SAME_ADDRESS, Game.Uncounted.HINTED}
+)
+
+
+def starting_reason(seats: list[Seat]) -> str:
+    """Why a game that is starting can never count, from its players' addresses; "" when it can.
+
+    Decided once, when the game starts, and stored on the game (`Game.uncounted`): whether a game
+    is rated is then fixed for its whole length. A player who changes (and so unconfirms) their
+    address during a rated game can neither unlock the hard bot's hints nor void the result, and
+    confirming an address during an unrated game does not make it count. Every person at the
+    table needs a confirmed address (issue 12: no farming with throwaway accounts), and no two
+    may share one once normalised (`me+1@` and `me+2@` are one mailbox: sock puppets)."""
+    people = [seat.user for seat in seats if not seat.user.is_bot]
+    if not all(user.can_play_rated for user in people):
+        return Game.Uncounted.UNCONFIRMED
+    mailboxes = {normalised_email(user.email) for user in people}
+    if len(mailboxes) < len(people):
+        return Game.Uncounted.SAME_ADDRESS
+    return Game.Uncounted.COUNTS
+
+
 def uncounted_reason(game: Game, seats: list[Seat]) -> str:
     """Why a game that just ended counts for no wins, ratings or records, as a code stored on the
-    game (`Game.Uncounted`); "" when it counts. Seats carry their own turns and users. Decided
-    once, when the game ends: a player confirming their address later changes nothing."""
+    game (`Game.Uncounted`); "" when it counts. Seats carry their own turns and users. What was
+    decided during play (`starting_reason`, a hint) stays; the accounts' state now is not read."""
     if game.end_reason == Game.EndReason.ABANDONED:
         return Game.Uncounted.ABANDONED
     if game.solo and any(seat.left for seat in seats):
         return Game.Uncounted.SOLO_RESIGNED
-    # Rated play needs a confirmed email address (issue 12: no farming with throwaway accounts).
-    if not all(seat.user.can_play_rated for seat in seats if not seat.user.is_bot):
-        return Game.Uncounted.UNCONFIRMED
+    if game.uncounted in DECIDED_IN_PLAY:
+        return game.uncounted
     if not played_enough(seats):
         return Game.Uncounted.FEW_TURNS
     return Game.Uncounted.COUNTS
@@ -124,8 +149,12 @@ def uncounted_words(game: Game, seats: list[Seat] | None = None) -> str:
         return "a resigned solo game counts for nothing"
     if reason == Game.Uncounted.UNCONFIRMED:
         if game.solo:
-            return "the player's email address was not confirmed when it ended"
-        return "not every player at the table had confirmed their email address when it ended"
+            return "the player's email address was not confirmed when it started"
+        return "not every player at the table had confirmed their email address when it started"
+    if reason == Game.Uncounted.SAME_ADDRESS:
+        return "two players at the table shared one email address"
+    if reason == Game.Uncounted.HINTED:
+        return "a hint from the hard bot was taken during it"
     short = short_of_turns(seats or [])
     if short:
         names = _and([seat.user.public_name for seat in short])

@@ -2,11 +2,15 @@
 
 Talk never touches the game's `version`, so a message cannot make anyone's move stale; it bumps
 `talk_version` instead, which open pages poll beside the version (games.models.versions). Who may
-read: the game's players, and once it is over anyone logged in (as for the score sheet). Who may
-write: a seated player who has not resigned or been dropped, while the game is in progress.
+read: the game's players; once a public table's game is over, anyone logged in too (as for the
+score sheet), and the talk says so to its players from the start. A private table's talk stays
+between its players for good: they wrote it for each other, not for the site. Who may write: a
+seated player who has not resigned or been dropped, while the game is in progress.
 
 The writes are games.services.talk; what one viewer sees is games.presenters.talk. The emails
-read the unread messages from here, below the writer.
+read the unread messages from here, below the writer. A player never sees the messages of those
+they have blocked (accounts.blocks), wherever messages show: the page, its counts, the emails
+(and Web Push, push.deliveries); the author is not told, and everyone else sees them.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from datetime import timedelta
 
 from django.db.models import Count, F
 
+from accounts.blocks import blocked_by_query, hidden_authors
 from accounts.models import User
 from games.models import Game, Message, Seat
 
@@ -36,8 +41,17 @@ GAME_OVER = (Game.Status.FINISHED, Game.Status.CANCELLED)
 
 
 def may_read(game: Game, user: User, seat: Seat | None) -> bool:
-    """The players always; anyone logged in once the game is over (nothing is secret then)."""
-    return seat is not None or (user.is_authenticated and game.status == Game.Status.FINISHED)
+    """The players always; anyone logged in once a public table's game is over."""
+    return seat is not None or (
+        user.is_authenticated and game.public and game.status == Game.Status.FINISHED
+    )
+
+
+def readers_words(game: Game) -> str:
+    """Who can read the talk, told to its players: what they write is never read by surprise."""
+    if game.public:
+        return "This table is public: once the game is over, anyone logged in can read this talk."
+    return "Only this game's players can read this talk, also once the game is over."
 
 
 def may_post(game: Game, seat: Seat | None) -> bool:
@@ -72,15 +86,23 @@ def visible(game_id: int):
     return visible_messages().filter(game_id=game_id)
 
 
+def shown_to(messages: list[Message], viewer_id: int | None) -> list[Message]:
+    """`messages` less those by players the viewer has blocked."""
+    hidden = hidden_authors(viewer_id)
+    return [m for m in messages if m.author_id not in hidden] if hidden else messages
+
+
 def unread_for(seat: Seat) -> tuple[list[Message], int]:
-    """The messages an email to this player carries: newer than what they saw, not their own,
-    none if they muted the game. The newest EMAILED, oldest first, and how many more there are."""
+    """The messages an email to this player carries: newer than what they saw, not their own
+    nor by anyone they blocked, none if they muted the game. The newest EMAILED, oldest first,
+    and how many more there are."""
     if seat.talk_muted:
         return [], 0
     unread = (
         visible(seat.game_id)
         .filter(pk__gt=seat.talk_seen)
         .exclude(author_id=seat.user_id)
+        .exclude(author_id__in=blocked_by_query(seat.user_id))
         .select_related("author")
         .order_by("-pk")
     )
@@ -93,7 +115,8 @@ def unread_for(seat: Seat) -> tuple[list[Message], int]:
 
 
 def unread_counts(user: User) -> dict[int, int]:
-    """Unread messages per game in progress for My games, in one query (muted games: none)."""
+    """Unread messages per game in progress for My games, in one query (muted games: none,
+    and none by players `user` blocked)."""
     rows = (
         visible_messages()
         .filter(
@@ -104,6 +127,7 @@ def unread_counts(user: User) -> dict[int, int]:
             pk__gt=F("game__seats__talk_seen"),
         )
         .exclude(author=user)
+        .exclude(author_id__in=blocked_by_query(user.pk))
         .values("game_id")
         .annotate(unread=Count("pk"))
     )

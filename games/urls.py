@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.views import coaching, game, rematch, tables, talk
+from games.views import blocks, coaching, game, rematch, reports, tables, talk
 
 app_name = "games"
 
@@ -14,6 +14,11 @@ urlpatterns = [
     path("pictures/sprite-<slug:digest>.svg", game.sprite, name="sprite"),
     # One invitation's signed link (emailed); a signature is URL-safe base64 with ":" separators.
     path("invited/<str:token>/", tables.invited, name="invited"),
+    # A talk message, a player or a display name, reported to staff (kind: message, player, name).
+    path("report/<str:kind>/<int:target_id>/", reports.report, name="report"),
+    # Block a player (its confirmation page, then the POST), and undo one of one's own blocks.
+    path("block/<str:username>/", blocks.block, name="block"),
+    path("unblock/", blocks.unblock, name="unblock"),
     path("<int:game_id>/", game.game_detail, name="detail"),
     path("<int:game_id>/invite/", tables.invite_more, name="invite"),
     path("<int:game_id>/act/", game.act, name="act"),

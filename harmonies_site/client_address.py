@@ -9,13 +9,22 @@ The counted entry must be an IP address: the lockout stores it in an address col
 rate limit masks it as a network, and both failed with a 500 on anything else. A request whose
 counted entry is not an address is refused (ClientAddressMiddleware) before any view: counting
 it under the proxy's own address instead would let one client lock everyone out.
+
+A request carrying X-Forwarded-For while TRUSTED_PROXY_COUNT is 0 most likely came through a
+proxy nobody told the site about: then every visitor shares the proxy's address, and one
+visitor's failed log-ins or resets throttle them all. The middleware logs that once per process
+(a start-up check cannot see requests).
 """
 
+import functools
 import ipaddress
+import logging
 from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+
+logger = logging.getLogger(__name__)
 
 
 def _counted_hop(request: HttpRequest) -> str | None:
@@ -44,13 +53,27 @@ def client_address(request: HttpRequest) -> str:
     return hop if hop is not None and _is_ip(hop) else request.META.get("REMOTE_ADDR", "")
 
 
+@functools.cache  # once per process: the first such request says all there is to say
+def warn_about_an_uncounted_proxy() -> None:
+    """Tell the operator that the lockout and the rate limits see one address for everyone."""
+    logger.warning(
+        "Requests arrive with an X-Forwarded-For header but TRUSTED_PROXY_COUNT is 0, so every "
+        "visitor is counted under the proxy's address: one visitor's failed log-ins and password "
+        "resets slow down everyone. Set TRUSTED_PROXY_COUNT to the number of proxies in front "
+        "of the site (docs/operating.md)."
+    )
+
+
 class ClientAddressMiddleware:
-    """Refuses, in words, a request whose counted X-Forwarded-For entry is not an IP address."""
+    """Refuses, in words, a request whose counted X-Forwarded-For entry is not an IP address, and
+    warns once when proxies seem to be in front of a site told there are none."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not settings.TRUSTED_PROXY_COUNT and "HTTP_X_FORWARDED_FOR" in request.META:
+            warn_about_an_uncounted_proxy()
         hop = _counted_hop(request)
         if hop is not None and not _is_ip(hop):
             return HttpResponseBadRequest(

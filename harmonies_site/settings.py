@@ -81,6 +81,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A session of an account staff suspended: logged out, and told why (its POST never runs).
+    "accounts.moderation.SuspendedSessionMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -277,8 +279,9 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 PASSWORD_RESET_TIMEOUT = 60 * 60 * 24  # a reset link works for one day
 
-# Failed logins: 5 wrong passwords for one username from one address, or 20 from one address
-# whatever the usernames, lock it for 15 minutes (accounts/lockout.py reads the two limits).
+# Failed logins: 5 wrong passwords for one username from one address lock that pair for 15
+# minutes; 20 from one address whatever the usernames refuse that address's wrong passwords for
+# 15 minutes, while right ones still log in (accounts/lockout.py reads the two limits).
 AXES_HANDLER = "accounts.lockout.AccountAndAddressHandler"
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_ADDRESS_FAILURE_LIMIT = env.int("AXES_ADDRESS_FAILURE_LIMIT", default=20)
@@ -295,12 +298,25 @@ RATELIMIT_IP_META_KEY = "harmonies_site.client_address.client_address"
 # Password-reset requests per address (never per target email: a stranger could block a
 # victim's reset), to keep the form from being used to spam.
 PASSWORD_RESET_RATE = env.str("PASSWORD_RESET_RATE", default="5/h")
-# ...and reset emails to one address an hour, whoever asks: past it the page answers as usual
-# but sends nothing, so that many client addresses cannot flood one victim's mailbox.
+# ...and reset emails to one address an hour, whoever asks and whether or not it has an account:
+# past it the page says so and sends nothing, so that many client addresses cannot flood one
+# victim's mailbox.
 PASSWORD_RESET_EMAILS_PER_HOUR = env.int("PASSWORD_RESET_EMAILS_PER_HOUR", default=3)
+# Wrong current passwords per player on the profile's forms (new email, new password), before
+# they are refused without being checked: a logged-in session must not be a guessing machine.
+CURRENT_PASSWORD_FAILURE_RATE = env.str("CURRENT_PASSWORD_FAILURE_RATE", default="5/15m")
+# Sign-ups per client address, and emails about an account (confirmation links of sign-ups,
+# resends and new addresses; "already in use" notices) to one typed address, whoever asks.
+SIGNUP_RATE = env.str("SIGNUP_RATE", default="5/h")
+CONFIRMATION_EMAIL_RATE = env.str("CONFIRMATION_EMAIL_RATE", default="3/h")
 # Sign-up confirmation links: how long one works, and how often a player may ask for another.
 EMAIL_CONFIRMATION_MAX_AGE = 60 * 60 * 24 * 3
 EMAIL_CONFIRMATION_RESEND_RATE = env.str("EMAIL_CONFIRMATION_RESEND_RATE", default="3/h")
+# How long the unsubscribe link at the foot of an email works (used once, it stops at once).
+UNSUBSCRIBE_LINK_MAX_AGE = timedelta(days=60)
+# A deleted account's username (and its look-alikes) stays out of reach this many days, so that
+# nobody poses as the player who left while the others still remember the name.
+RETIRED_USERNAME_DAYS = env.int("RETIRED_USERNAME_DAYS", default=180)
 
 # --- I18n, static ------------------------------------------------------------------------------
 LANGUAGE_CODE = "en-gb"
@@ -337,6 +353,16 @@ else:
     # EMAIL_BACKEND/EMAIL_FILE_PATH let a test's Celery worker write its mail where the test reads.
     EMAIL_BACKEND = env.str("EMAIL_BACKEND", default="harmonies_site.mail.ConsoleAndFileBackend")
     EMAIL_FILE_PATH = Path(env.str("EMAIL_FILE_PATH", default=str(VAR_DIR / "mail")))
+
+# Invitations by email address a player may send in a day (games.services.invitations): each is
+# an email to someone who may never have heard of the site, and sock puppets cost nothing. A few
+# while the account is new (younger than INVITATIONS_TRUSTED_AFTER_DAYS, or without a finished
+# game that counts); after that as many as may wait for an answer at once (MAX_PENDING_INVITATIONS).
+ADDRESS_INVITATIONS_PER_DAY_NEW = env.int("ADDRESS_INVITATIONS_PER_DAY_NEW", default=3)
+ADDRESS_INVITATIONS_PER_DAY = env.int("ADDRESS_INVITATIONS_PER_DAY", default=50)
+INVITATIONS_TRUSTED_AFTER_DAYS = env.int("INVITATIONS_TRUSTED_AFTER_DAYS", default=7)
+# "Play again" clicks per player: each may invite (and so email) the old game's players.
+REMATCH_OFFER_RATE = env.str("REMATCH_OFFER_RATE", default="10/h")
 
 # --- Web Push (the push app) -------------------------------------------------------------------
 # Notifications on players' devices, offered only when all three are set. `python manage.py

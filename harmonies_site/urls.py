@@ -2,7 +2,9 @@ from django.contrib import admin
 from django.urls import include, path
 
 from games.views.calendar import calendar_feed
+from games.views.closing import delete_account
 from games.views.game import home
+from harmonies_site.personal_data_views import download as download_personal_data
 from harmonies_site.views import csp_report
 from push.views import service_worker
 
@@ -12,6 +14,10 @@ handler404 = "harmonies_site.views.page_not_found"
 
 urlpatterns = [
     path("", home, name="home"),
+    # Beside the profile's address, though not in accounts.urls: the file reads every app.
+    path("accounts/profile/data/", download_personal_data, name="personal_data"),
+    # Here, not in accounts.urls: deleting leaves the tables through games (accounts imports none).
+    path("accounts/delete/", delete_account, name="delete_account"),
     path("accounts/", include("accounts.urls")),
     path("games/", include("games.urls")),
     path("", include("records.urls")),

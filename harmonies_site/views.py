@@ -53,7 +53,9 @@ def permission_denied(request: HttpRequest, exception: Exception) -> HttpRespons
 
 def _text(value: object, limit: int) -> str:
     """A report field as logged: browsers send strings; anything else (a forged nested list,
-    whose str() would recurse as deep as it is nested) is logged as nothing."""
+    whose str() would recurse as deep as it is nested) is logged as nothing. At most `limit`
+    characters, and logged with %r: a line break or another control character in a forged
+    report shows escaped ('\\n'), so it cannot start a log line of its own."""
     return value[:limit] if isinstance(value, str) else ""
 
 
@@ -74,5 +76,5 @@ def csp_report(request: HttpRequest) -> HttpResponse:
         return HttpResponse(
             "This is not a CSP violation report.", status=400, content_type="text/plain"
         )
-    logger.warning("CSP violation on %s: %s blocked %s", page, directive, blocked)
+    logger.warning("CSP violation on %r: %r blocked %r", page, directive, blocked)
     return HttpResponse(status=204)

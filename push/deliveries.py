@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.blocks import blockers_among
 from accounts.models import User
 from games import presence
 from games.mail.since import headline, turns_since_last
@@ -187,7 +188,8 @@ def _result_words(game: Game, seat: Seat) -> str:
 
 
 def send_message(game_id: int, message_id: int, author_id: int, text: str) -> int:
-    """A new message at the table to every other seated person, once per message and device."""
+    """A new message at the table to every other seated person, once per message and device;
+    never to one who has blocked the author (they do not see the message at all)."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return 0
@@ -199,9 +201,12 @@ def send_message(game_id: int, message_id: int, author_id: int, text: str) -> in
     if len(words) > MESSAGE_CHARS:
         words = words[: MESSAGE_CHARS - 1].rstrip() + "…"
     now, sent, failed = timezone.now(), 0, None
+    blocking = blockers_among(author, [seat.user for seat in seats])
     for seat in seats:
         user = seat.user
         if user.pk == author_id or user.is_bot or not user.is_active or seat.talk_muted:
+            continue
+        if user.pk in blocking:
             continue
         payload = _payload(
             user, game, f"{author.public_name} in {game.title}", words, now,

@@ -35,12 +35,11 @@ def _when(moment: Any) -> str | None:
     return moment.isoformat() if moment else None
 
 
-def game_record(game: Game, seats: list[Seat], moves: list[Move]) -> dict[str, Any]:
-    """The export of a finished game: settings, seats, the move list, final boards and scores.
-
-    Site events (a resignation, a game ended early) are not engine moves: they are listed apart,
-    each with the number of engine actions played before it."""
-    state = game.engine_state()
+def move_list(moves: list[Move]) -> dict[str, list[dict[str, Any]]]:
+    """A game's move log as the export gives it: the engine's actions, and apart from them the
+    site events (a resignation, a game ended early), each with the number of engine actions
+    played before it. Nothing in it is secret while the game goes on: every seat sees each
+    action as it is played (the seed, which orders the pouch and the deck, is not in it)."""
     actions: list[dict[str, Any]] = []
     events: list[dict[str, Any]] = []
     for move in moves:
@@ -50,6 +49,12 @@ def game_record(game: Game, seats: list[Seat], moves: list[Move]) -> dict[str, A
             )
         else:
             actions.append(move.action)
+    return {"actions": actions, "events": events}
+
+
+def game_record(game: Game, seats: list[Seat], moves: list[Move]) -> dict[str, Any]:
+    """The export of a finished game: settings, seats, the move list, final boards and scores."""
+    state = game.engine_state()
     return {
         "format": FORMAT,
         "game": {
@@ -76,8 +81,7 @@ def game_record(game: Game, seats: list[Seat], moves: list[Move]) -> dict[str, A
         ],
         "config": game.config.to_json(),
         "seed": game.seed,
-        "actions": actions,
-        "events": events,
+        **move_list(moves),
         "boards": [player_board(state, p) for p in range(len(state.players))],
         "scores": [sheet.as_dict() for sheet in engine.score_sheets(state)],
     }

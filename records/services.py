@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
+from datetime import datetime
 from multiprocessing import get_context
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Prefetch, Q
 
+from accounts.models import User
 from games import results
 from games.models import Game, Seat
 from games.narration import seat_mark
@@ -55,8 +57,9 @@ def pool_of(game: Game, seats: Iterable[Seat]) -> str:
 
 def counts_for_ratings(game: Game, seats: list[Seat]) -> bool:
     """Whether a finished game moves ratings, wins and leaderboards (and, solo, the high scores
-    and suns): what the writer decided and stored when the game ended (games.results), so the
-    recorder, the rebuild and every page agree, whatever happened to the accounts since."""
+    and suns): what the writer decided and stored (games.results: the players' addresses when
+    the game started, a hint taken in it, the turns played when it ended), so the recorder,
+    the rebuild and every page agree, whatever happened to the accounts since."""
     return results.counts(game)
 
 
@@ -103,12 +106,27 @@ def _figures_job(game: Game, seats: list[Seat], counts: bool) -> tuple:
     return (game.state, ranks, game.solo and counts)
 
 
-def apply_ratings(table: dict[tuple[int, str, str], Rating], results: list[SeatResult]) -> None:
+def joined_of(seats: Iterable[Seat]) -> dict[int, datetime]:
+    """When each seated player's account was made, for `apply_ratings` (seats with users)."""
+    return {seat.user_id: seat.user.date_joined for seat in seats}
+
+
+def apply_ratings(
+    table: dict[tuple[int, str, str], Rating],
+    results: list[SeatResult],
+    joined: Mapping[int, datetime] | None = None,
+) -> None:
     """Moves the ratings in `table` (missing ones start fresh, unsaved) for one rated game:
-    once over both board sides, once for the side played."""
+    once over both board sides, once for the side played. `joined` (user id: when the account
+    was made) tells which people were new when the game ended, whose gains against each other
+    `ratings.rate` holds back; without it, nobody is new."""
     first = results[0]
     pool, when = first.pool, first.finished_at
     places = [r.place for r in results]
+    new = [
+        joined is not None and not r.is_bot and ratings.is_new(joined[r.user_id], when)
+        for r in results
+    ]
     for scope in (Rating.ALL, first.side):
         rows = []
         for result in results:
@@ -125,7 +143,7 @@ def apply_ratings(table: dict[tuple[int, str, str], Rating], results: list[SeatR
                     last_played_at=when,
                 )
             rows.append(table[key])
-        after = ratings.rate([(row.mu, row.sigma) for row in rows], places)
+        after = ratings.rate([(row.mu, row.sigma) for row in rows], places, new)
         for row, result, (mu, sigma) in zip(rows, results, after, strict=True):
             row.mu, row.sigma, row.ordinal = mu, sigma, ratings.ordinal(mu, sigma)
             row.games += 1
@@ -157,7 +175,7 @@ def record_game(game_id: int) -> bool:
         rated = pool != Pool.SOLO and results[0].counts
         late = rated and _rated_after(results[0])
         if rated and not late:
-            _rate_one(results)
+            _rate_one(results, joined_of(seats))
         SeatResult.objects.bulk_create(results)
         standings.add(results)
         if late:
@@ -192,6 +210,8 @@ def rerate_from(late: list[SeatResult]) -> None:
     games: dict[int, list[SeatResult]] = {first.game_id: sorted(late, key=lambda r: r.position)}
     for result in later:
         games.setdefault(result.game_id, []).append(result)
+    players = {r.user_id for seated in games.values() for r in seated}
+    joined = dict(User.objects.filter(pk__in=players).values_list("pk", "date_joined"))
     table: dict[tuple[int, str, str], Rating] = {}
     for seated in games.values():
         for result in seated:
@@ -204,7 +224,7 @@ def rerate_from(late: list[SeatResult]) -> None:
                         return
                     table[key] = before
     for seated in games.values():
-        apply_ratings(table, seated)
+        apply_ratings(table, seated, joined)
     stored = {
         (row.user_id, row.pool, row.scope): row
         for row in Rating.objects.filter(
@@ -270,7 +290,7 @@ def _rating_before(late: SeatResult, user_id: int, scope: str) -> Rating | None:
     )
 
 
-def _rate_one(results: list[SeatResult]) -> None:
+def _rate_one(results: list[SeatResult], joined: Mapping[int, datetime]) -> None:
     first = results[0]
     table = {
         (row.user_id, row.pool, row.scope): row
@@ -281,7 +301,7 @@ def _rate_one(results: list[SeatResult]) -> None:
         )
     }
     before = {key: row.ordinal for key, row in table.items()}
-    apply_ratings(table, results)
+    apply_ratings(table, results, joined)
     moves = places.Moves()
     for key, row in table.items():
         moves.rating(before.get(key), row)
@@ -361,7 +381,7 @@ def _record_batch(seated, figures, table, counts) -> None:
         pool = pool_of(game, seats)
         rows = results_for(game, seats, pool, scored)
         if pool != Pool.SOLO and rows[0].counts:
-            apply_ratings(table, rows)
+            apply_ratings(table, rows, joined_of(seats))
         records.append(GameRecord(game=game, pool=pool))
         results.extend(rows)
         counts["games"] += 1

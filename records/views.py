@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from accounts.blocks import has_blocked
 from accounts.identity import canonical_username
-from accounts.models import User
+from accounts.models import RetiredUsername, User
 from games import engine
 from games.models import Game
+from games.talk import may_read as may_read_talk
 from harmonies_site.views import refusal_fragment
 from records import export as exporting
 from records import leaderboards as ranking
@@ -73,11 +75,20 @@ def history(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def player(request: HttpRequest, username: str) -> HttpResponse:
-    shown = get_object_or_404(User, username_key=canonical_username(username))
+    key = canonical_username(username)
+    shown = User.objects.filter(username_key=key).first()
+    if shown is None or shown.deleted_at is not None:
+        # A deleted account, by its placeholder or by the name it had (while that is retired):
+        # a short page with nothing of the person, and a 404, since the profile is gone.
+        if shown is None and not RetiredUsername.objects.filter(username_key=key).exists():
+            raise Http404("No such player.")
+        return render(request, "records/deleted_player.html", status=404)
     context = presenters.player_stats(shown)
     context["player"] = shown
     context["page"] = presenters.history(shown, request.GET.get("page"))
     context.update(friends_context(request.user, shown))
+    # Block or Unblock, for the viewer's own block only: nobody is shown who blocked them.
+    context["you_blocked"] = shown.pk != request.user.pk and has_blocked(request.user, shown)
     return render(request, "records/player.html", context)
 
 
@@ -90,7 +101,10 @@ def sheet(request: HttpRequest, game_id: int) -> HttpResponse:
         return _refuse(request, exc)
     seats = list(game.seats.select_related("user"))
     context = sheets.score_sheet(game, seats)
-    context["seated"] = any(seat.user_id == request.user.pk for seat in seats)
+    my_seat = next((seat for seat in seats if seat.user_id == request.user.pk), None)
+    context["seated"] = my_seat is not None
+    # The link only for those the talk is open to (a private table's: its players alone).
+    context["talk_readable"] = may_read_talk(game, request.user, my_seat)
     return render(request, "records/sheet.html", context)
 
 

@@ -135,14 +135,18 @@ def finished_count() -> int:
 
 
 def new_user(username: str, name: str) -> User:
-    """A confirmed player (games count for ratings), as bulk_create needs it (no save())."""
+    """A confirmed player (games count for ratings), as bulk_create needs it (no save()). Joined
+    before the oldest seeded game, so that no game meets the new accounts' rules
+    (records.ratings.is_new): the bench rates as the site rates established players."""
+    joined = timezone.now() - timedelta(days=5 * 365)
     user = User(
         username=username,
         username_key=canonical_username(username),
         username_skeleton=username_skeleton(username),
         display_name=name,
         email=f"{username}@example.invalid",
-        email_confirmed_at=timezone.now(),
+        email_confirmed_at=joined,
+        date_joined=joined,
     )
     user.set_unusable_password()
     return user

@@ -4,7 +4,8 @@ Like `games.mail`, each sender claims its row with a conditional UPDATE before i
 (0 rows: another run sent it), and gives the claim back if the mail server fails so that the
 task's retry sends it. Preferences ("invitation" kind) are read at sending time. Someone invited
 by email address has no account, so no preferences: they get the invitation and, if the table is
-cancelled before they answer, one line saying so.
+cancelled before they answer, one line saying so. A rematch's invitation is emailed to each player
+of the old game once, however often the rematch is offered again.
 """
 
 from __future__ import annotations
@@ -47,6 +48,9 @@ def send_invitation(invitation_id: int) -> bool:
     ours = Invitation.objects.filter(pk=invitation.pk)
     if invitation.user is not None and not invitation.user.wants_email(KIND):
         return False
+    old_seat = _first_rematch_email(invitation)
+    if old_seat is None:
+        return False  # already emailed about a rematch of that game: see it in My games
     url = invitation_url(invitation)
     ctx = {
         "game": invitation.game,
@@ -56,9 +60,28 @@ def send_invitation(invitation_id: int) -> bool:
         "decline_url": url + "?decline=1",
         "newcomer": invitation.user is None,
     }
-    with give_back_on_failure(ours, emailed_at=None):
+    with (
+        give_back_on_failure(ours, emailed_at=None),
+        give_back_on_failure(old_seat, rematch_emailed_at=None),
+    ):
         _send("invitation", invitation.user, invitation.email, ctx)
     return True
+
+
+def _first_rematch_email(invitation: Invitation) -> QuerySet | None:
+    """For an invitation to a rematch, the invitee's seat at the old game, claimed: None when it
+    was claimed before (the offer was cancelled and made again). Other invitations have nothing
+    to claim: an empty queryset, for `give_back_on_failure`."""
+    if invitation.game.rematch_of_id is None or invitation.user_id is None:
+        return Seat.objects.none()
+    old_seat = Seat.objects.filter(
+        game_id=invitation.game.rematch_of_id, user_id=invitation.user_id
+    )
+    if not old_seat.filter(rematch_emailed_at__isnull=True).update(
+        rematch_emailed_at=timezone.now()
+    ):
+        return None
+    return old_seat
 
 
 def send_table_started(game_id: int, joined_by_id: int) -> bool:

@@ -7,10 +7,12 @@ to what the engine wrote and replays can be compared byte for byte.
 
 from .game import Card, Game, GameQuerySet, Seat, names_in_words, new_invite_token
 from .history import Board, Move, Review
-from .social import INVITATION_LIFETIME, Invitation, Message
+from .reports import Report, ReportAction
+from .social import INVITATION_LIFETIME, AddressInvitationSent, Invitation, Message
 
 __all__ = [
     "INVITATION_LIFETIME",
+    "AddressInvitationSent",
     "Board",
     "Card",
     "Game",
@@ -18,6 +20,8 @@ __all__ = [
     "Invitation",
     "Message",
     "Move",
+    "Report",
+    "ReportAction",
     "Review",
     "Seat",
     "names_in_words",

@@ -133,10 +133,14 @@ class Game(models.Model):
         ABANDONED = "abandoned", "Abandoned before everyone played 3 turns"
         SOLO_RESIGNED = "solo_resigned", "A resigned solo game"
         UNCONFIRMED = "unconfirmed", "An email address at the table was not confirmed"
+        SAME_ADDRESS = "same_address", "Two players at the table shared an email address"
+        HINTED = "hinted", "A hint from the hard bot was taken"
         FEW_TURNS = "few_turns", "A player played fewer than 3 turns of their own"
 
     # Why the game counts for no wins, ratings or records ("" when it counts), decided by
-    # games.results when it ends and stored with the ranks: every page and email reads this one.
+    # games.results and stored: the players' addresses when it starts (UNCONFIRMED, SAME_ADDRESS),
+    # a hint taken during play (HINTED), the rest when it ends. A reason stored before the end
+    # stays: every page and email reads this one.
     uncounted = models.CharField(max_length=13, blank=True, default="", choices=Uncounted.choices)
 
     created_at = models.DateTimeField(default=timezone.now)
@@ -260,6 +264,9 @@ class Seat(models.Model):
     seen_boards = models.TextField(blank=True, default="")
     # Claimed before the "table cancelled" email is sent to this player.
     cancel_emailed_at = models.DateTimeField(null=True, blank=True)
+    # Of a finished game: claimed before this player is emailed an invitation to its rematch, so
+    # that offering it again and again (after each cancel) emails them once per game.
+    rematch_emailed_at = models.DateTimeField(null=True, blank=True)
     # Table talk: the newest message id this player has had in front of them (what is newer is
     # unread, and goes in their emails), and whether they muted the game's messages.
     talk_seen = models.PositiveIntegerField(default=0)

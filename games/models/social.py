@@ -21,7 +21,8 @@ class Invitation(models.Model):
 
     Joining or the game starting deletes it; a declined one stays (the creator sees who declined),
     and a cancelled table keeps them all so that everyone invited still sees it in My games.
-    The `*_emailed_at` columns are claims: set with a conditional UPDATE before each email is sent.
+    The `*_emailed_at` columns are claims: set with a conditional UPDATE before each email is sent
+    (set at creation when no email is to be sent at all).
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
@@ -32,7 +33,8 @@ class Invitation(models.Model):
         blank=True,
         related_name="invitations",
     )
-    # Only for someone with no account: an address that belongs to a player invites the player.
+    # The address the creator typed, "" for a player named by username. An address a player has
+    # confirmed invites that player (`user`), yet the creator is shown the address all the same.
     email = models.EmailField(blank=True, default="")
     invited_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
@@ -63,7 +65,9 @@ class Invitation(models.Model):
 
     @property
     def invitee_name(self) -> str:
-        return self.user.public_name if self.user_id else self.email
+        """Who was invited, as the creator named them: the address they typed, never the name of
+        the account behind it (that would tell them which addresses have one)."""
+        return self.email or self.user.public_name
 
     @property
     def expires_at(self):
@@ -71,6 +75,23 @@ class Invitation(models.Model):
 
     def is_expired(self, now=None) -> bool:
         return (now or timezone.now()) >= self.expires_at
+
+
+class AddressInvitationSent(models.Model):
+    """One invitation by email address, as its creator sent it: kept when the invitation itself
+    is deleted (joined, renewed, the game started), so that the daily cap on them
+    (games.services.invitations.check_address_invitations) counts every one."""
+
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["invited_by", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"an invitation by address from {self.invited_by_id} at {self.created_at}"
 
 
 class Message(models.Model):

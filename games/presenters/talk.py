@@ -16,7 +16,9 @@ from games.talk import (
     TALK_FIELDS,
     may_mute,
     may_post,
+    readers_words,
     refusal_to_post,
+    shown_to,
     visible,
 )
 
@@ -45,7 +47,11 @@ class Conversation:
             )
             return list(reversed(newest))
 
+        # Kept alike for every viewer; then less the authors this viewer blocked (kept in the
+        # cache too, asked only when someone else wrote), so the "new" marks skip them too.
         messages = shared_parts.talk_messages(self.game, SHOWN, read)
+        if any(m.author_id != self.viewer_id for m in messages):
+            messages = shown_to(messages, self.viewer_id)
         seen, now = self.seen_before, timezone.now()
         for message in messages:
             # Only a player has a "last looked": a spectator's view marks nothing new.
@@ -78,6 +84,11 @@ class Conversation:
         if self.seat is None:
             return "Only the game's players write here."
         return refusal_to_post(self.game, self.seat) or ""
+
+    @property
+    def readers(self) -> str:
+        """Who else reads this talk, for its players ("" for anyone else)."""
+        return readers_words(self.game) if self.seat is not None else ""
 
     @property
     def muted(self) -> bool:

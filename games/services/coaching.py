@@ -2,9 +2,10 @@
 
 A review is asked for by the seat's own player once the game is over, made once by a task on
 the bots queue and kept. A hint is the hard bot's plan for the rest of the current turn; it is
-refused in a game that may be rated (a rated game in progress is between the players alone),
-computed by a task too (a few seconds of search must not hold a web process) and kept in the
-cache for the game's version, so asking twice costs nothing.
+refused in a game between players that will count (a rated game in progress is between the
+players alone), and a solo game in which one is taken counts for no records. It is computed by a
+task too (a few seconds of search must not hold a web process) and kept in the cache for the
+game's version, so asking twice costs nothing.
 """
 
 from __future__ import annotations
@@ -143,11 +144,11 @@ def make_review(review_id: int) -> bool:
 
 
 def may_be_rated(game: Game, seats: list[Seat]) -> bool:
-    """Whether the game, once over, could move ratings: not solo, and every person at the table
-    may play rated (bots play in their own pool). Hints are for solo and unrated games."""
-    if game.solo:
-        return False
-    return all(seat.user.can_play_rated for seat in seats if not seat.user.is_bot)
+    """Whether hints are refused: in a game between players (bots or people) that was rated when
+    it started. The same stored verdict the end keeps (`games.results.starting_reason`), never
+    the players' addresses now, so unconfirming an address mid-game unlocks nothing; solo games
+    and games that can no longer count allow hints (a solo game that takes one stops counting)."""
+    return not game.solo and game.uncounted == Game.Uncounted.COUNTS
 
 
 def hint_key(game_id: int, version: int) -> str:
@@ -167,15 +168,37 @@ def _hint_seat(game_id: int, user: User) -> tuple[Game, Seat]:
     return game, seat
 
 
-def hint(game_id: int, user: User) -> dict[str, Any] | None:
+def hint(game_id: int, user: User, *, take: bool = False) -> dict[str, Any] | None:
     """The hint for the current position if it is ready, else None after asking for it (a
-    worker makes it: the answer does not wait for the bot's seconds of search)."""
+    worker makes it: the answer does not wait for the bot's seconds of search).
+
+    In a solo game that still counts, a hint is taken only with `take` (the player's form post,
+    never a mere look, which a link on another site could make): the game is then marked, before
+    any hint is made, as counting for no records."""
     game, _seat = _hint_seat(game_id, user)
+    if game.uncounted == Game.Uncounted.COUNTS:  # solo: _hint_seat refused the others
+        if not take:
+            raise Conflict(
+                "Please ask for a hint with the button on the game page: "
+                "a solo game in which a hint is taken counts for no records."
+            )
+        _mark_hinted(game)
     found = _cached_hint(game.pk, game.version)
     if found is None and _first_to_ask(game.pk, game.version):
         send_now("games.make_hint", game.pk, game.version)  # nothing to commit first
         found = _cached_hint(game.pk, game.version)  # made at once where tasks run eagerly
     return found
+
+
+def _mark_hinted(game: Game) -> None:
+    """The game counts for nothing from now on, whatever happens next (games.results keeps the
+    reason at the end). A conditional update, not a save: it changes this column alone, and
+    waits for a move being played (which holds the row) rather than overwrite it. The version
+    is left alone: the hint is cached for it."""
+    Game.objects.filter(
+        pk=game.pk, status=Game.Status.ACTIVE, uncounted=Game.Uncounted.COUNTS
+    ).update(uncounted=Game.Uncounted.HINTED)
+    game.uncounted = Game.Uncounted.HINTED
 
 
 def hint_state(game_id: int, version: int) -> tuple[dict[str, Any] | None, bool]:

@@ -9,6 +9,11 @@ from games.models import Game, Move, Seat
 
 # The refusal of anything done at a cancelled table: joining, leaving, inviting, an emailed link.
 CANCELLED = "This table was cancelled."
+# The refusals a blocked player reads (games.services.blocks): the same words whatever the reason,
+# and nothing that says "blocked", so that a block is never announced to the one it keeps away.
+CANNOT_BE_INVITED = "This player cannot be invited."
+NO_SEAT_HERE = "You cannot take a seat at this table."
+CANNOT_BE_ADDED = "This player cannot be added as a friend."
 
 
 class GameError(Exception):

@@ -8,13 +8,17 @@ rather than in accounts because it reads the games (accounts imports nothing fro
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from accounts.blocks import has_blocked, kept_apart_ids
 from accounts.identity import canonical_username
 from accounts.models import Friendship, User
 from games.models import Game, Seat
+from games.services.errors import CANNOT_BE_ADDED
 
 SUGGESTIONS = 8  # names offered by the type-ahead at once
 MAX_NAME = 150  # a username is at most this long; anything longer is not one
@@ -72,9 +76,19 @@ def is_friend(user: User, other: User) -> bool:
     ).exists()
 
 
+def who_removed(user: User, among: Iterable[User]) -> set[int]:
+    """Ids of the players `among` who have removed `user` from their friends: they want nothing
+    more from them, so nothing offered by `user` (a rematch) invites them."""
+    return set(
+        Friendship.objects.filter(
+            user__in=list(among), friend=user, removed_at__isnull=False
+        ).values_list("user_id", flat=True)
+    )
+
+
 def add_friend(*, user: User, name: str) -> User:
-    """Add a player by username; refused in words for oneself, a bot, an unknown name, or a
-    friend already (each refusal stores nothing)."""
+    """Add a player by username; refused in words for oneself, a bot, an unknown name, a
+    friend already, or a block between the two (each refusal stores nothing)."""
     name = (name or "").strip()
     if not name:
         raise FriendError("Type the username of the player to add.")
@@ -89,6 +103,12 @@ def add_friend(*, user: User, name: str) -> User:
         raise FriendError(f"{friend.public_name} is a computer opponent: bots cannot be friends.")
     if is_friend(user, friend):
         raise FriendError(f"{friend.public_name} is already your friend.")
+    if has_blocked(user, friend):
+        raise FriendError(
+            f"You have blocked {friend.public_name}: unblock them from your profile first."
+        )
+    if has_blocked(friend, user):
+        raise FriendError(CANNOT_BE_ADDED)  # never why: a block is not announced
     with transaction.atomic():
         row = Friendship.objects.select_for_update().filter(user=user, friend=friend).first()
         if row is not None:
@@ -125,14 +145,19 @@ def remove_friend(*, user: User, friend_id: object) -> User:
 
 def suggestions(user: User, text: str) -> list[User]:
     """The friends whose username or name begins with `text`: only friends, so the type-ahead
-    tells nobody which other accounts exist."""
+    tells nobody which other accounts exist; none with a block between them and `user`, who
+    could not be invited anyway."""
     text = (text or "").strip()
     if not text or len(text) > MAX_NAME or "\x00" in text:
         return []
     key = canonical_username(text)
-    matching = friends_of(user).filter(
-        Q(username_key__startswith=key)
-        | Q(username__istartswith=text)
-        | Q(display_name__istartswith=text)
+    matching = (
+        friends_of(user)
+        .filter(
+            Q(username_key__startswith=key)
+            | Q(username__istartswith=text)
+            | Q(display_name__istartswith=text)
+        )
+        .exclude(pk__in=kept_apart_ids(user))
     )
     return list(matching.order_by("username")[:SUGGESTIONS])

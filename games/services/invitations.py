@@ -7,22 +7,38 @@ invitation to an address nobody has confirmed stays the address's (`claim_invita
 the account that confirms it later), so whoever signs up first with someone else's address receives
 nothing. The signed link itself still lets whoever holds it take the seat. The emails are queued
 after the commit to `games.mail.tables` through the tasks.
+
+What the creator sees of an invitation by address never depends on whether an account is behind
+it: the address as typed (never the player's name) until they take the seat, the same messages,
+the same daily cap. Otherwise typing addresses into the invite box would tell anyone which have
+accounts, and whose.
 """
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.core import signing
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Q, QuerySet, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from accounts.blocks import has_blocked, kept_apart_ids
 from accounts.models import User
-from games.models import INVITATION_LIFETIME, Game, Invitation
+from games.models import INVITATION_LIFETIME, AddressInvitationSent, Game, Invitation, Seat
 from games.models.social import TOKEN_SALT
 from games.queue import enqueue
 from games.services.core import bump, lock_player, locked
-from games.services.errors import CANCELLED, Conflict, GameError, NotAllowed, NotFound
+from games.services.errors import (
+    CANCELLED,
+    CANNOT_BE_INVITED,
+    Conflict,
+    GameError,
+    NotAllowed,
+    NotFound,
+)
 
 # A cap against abuse: one account must not fill others' My games.
 MAX_PENDING_INVITATIONS = 50  # invitations sent and not yet answered, across all tables
@@ -30,35 +46,35 @@ MAX_PENDING_INVITATIONS = 50  # invitations sent and not yet answered, across al
 
 @dataclass(frozen=True)
 class Invitee:
-    """Someone to invite: a player, or an email address with no account behind it."""
+    """Someone to invite, as the creator named them: a player by username, or an email address
+    (with the account that has confirmed it, if there is one; the creator is never told)."""
 
     user: User | None = None
-    email: str = ""
+    email: str = ""  # the address as typed (lower-cased); "" for a player named by username
 
     @property
     def name(self) -> str:
-        return self.user.public_name if self.user else self.email
+        """How the creator named them: the only name a message to the creator may use."""
+        return self.email or self.user.public_name
 
 
 def invitees_for(users: Iterable[User] = (), emails: Iterable[str] = ()) -> list[Invitee]:
-    """Players and addresses as invitees, each person once; an address a player has confirmed is
-    that player (one merely typed into an account is still just an address).
+    """Players and addresses as invitees, each named once; an address a player has confirmed
+    invites that player (one merely typed into an account is still just an address).
 
-    Naming the same person twice (two spellings of a name, an address in another case, a name and
-    that player's address) is refused in words: the creator meant one seat, not two.
+    Naming the same player or the same address twice (two spellings of a name, an address in
+    another case) is refused in words: the creator meant one seat, not two. A name and an address
+    are never compared: "Bob is named twice" would tell the creator whose address it is.
     """
-    found: list[Invitee] = []
-    seen: set[object] = set()
-    for user in users:
-        found.append(Invitee(user=user))
+    found = [Invitee(user=user) for user in users]
     for raw in emails:
         email = raw.strip().lower()
-        user = _owner_of(email)
-        found.append(Invitee(user=user) if user else Invitee(email=email))
+        found.append(Invitee(user=_owner_of(email), email=email))
+    seen: set[object] = set()
     for invitee in found:
-        if invitee.user is not None and invitee.user.is_bot:
+        if not invitee.email and invitee.user.is_bot:
             raise GameError("Computer opponents are seated, not invited: choose one for a seat.")
-        key = ("user", invitee.user.pk) if invitee.user else ("email", invitee.email)
+        key = ("email", invitee.email) if invitee.email else ("user", invitee.user.pk)
         if key in seen:
             raise GameError(f"{invitee.name} is named twice: one invitation each.")
         seen.add(key)
@@ -66,29 +82,32 @@ def invitees_for(users: Iterable[User] = (), emails: Iterable[str] = ()) -> list
 
 
 def _owner_of(email: str) -> User | None:
-    """The active account that has confirmed this address, if any (at most one can)."""
+    """The active player who has confirmed this address, if any (at most one can)."""
     return User.objects.filter(
-        email__iexact=email, email_confirmed_at__isnull=False, is_active=True
+        email__iexact=email, email_confirmed_at__isnull=False, is_active=True, bot_level=""
     ).first()
 
 
 def claim_invitations(user: User) -> list[Invitation]:
     """The invitations waiting for the address `user` has just confirmed become theirs: they show
     in My games like any other. Called in the transaction that confirms the address; an invitation
-    to a table where they already sit or are already invited by name is left to the address."""
+    to a table where they already sit or are already invited by name is left to the address.
+
+    The table's pages do not change: they show the address until the player takes the seat, so
+    the creator is not told that it now has an account (nor is the version moved to tell them)."""
     if not user.email or user.email_confirmed_at is None:
         return []
     claimed = []
     waiting = pending_invitations().filter(user__isnull=True, email__iexact=user.email)
+    # One from a player kept apart by a block stays the address's: it never reaches them.
+    waiting = waiting.exclude(invited_by_id__in=kept_apart_ids(user))
     for invitation in waiting.select_related("invited_by").order_by("game_id"):
         game = locked(invitation.game_id)  # in id order, as every writer locks games
         if game.seats.filter(user=user).exists() or game.invitations.filter(user=user).exists():
             continue
-        invitation.user, invitation.email = user, ""  # the address was only ever a way to them
-        invitation.save(update_fields=["user", "email"])
+        invitation.user = user  # the address stays: it is how the creator named them
+        invitation.save(update_fields=["user"])
         invitation.game = game
-        bump(game)  # the table's open pages now name the player, not "someone invited by email"
-        game.save()
         claimed.append(invitation)
     return claimed
 
@@ -163,8 +182,9 @@ def invite(
 ) -> list[Invitation]:
     """Invite more people to a table that still has room; returns the invitations sent.
 
-    Someone who declined may be invited again; someone seated or already invited is refused by
-    name, and nothing is sent to anyone else in that request.
+    Someone who declined may be invited again; a player seated or already invited, or an address
+    already invited, is refused as the creator named them, and nothing is sent to anyone else in
+    that request. An address is never refused for its owner being here: see `create_invitations`.
     """
     people = invitees_for(invitees, emails)
     with transaction.atomic():
@@ -181,9 +201,9 @@ def invite(
         seated = set(game.seats.values_list("user_id", flat=True))
         pending = pending_invitations().filter(game=game)
         for person in people:
-            if person.user is not None and person.user.pk in seated:
+            if not person.email and person.user.pk in seated:
                 raise GameError(f"{person.name} already has a seat at this table.")
-            if pending.filter(same_person(person)).exists():
+            if pending.filter(named_as(person)).exists():
                 raise GameError(f"{person.name} is already invited to this table.")
         room = game.players - len(seated)
         if pending.count() + len(people) > room:
@@ -191,7 +211,9 @@ def invite(
             raise GameError(
                 f"This table has room for {free} more invitation{'' if free == 1 else 's'}."
             )
+        check_invitable(by, people)
         check_pending_invitations(by, len(people))
+        check_address_invitations(by, people)
         sent = create_invitations(game, by, people)
         bump(game)
         game.save()
@@ -199,7 +221,8 @@ def invite(
 
 
 def same_person(person: Invitee) -> Q:
-    """Invitations to the same person: a player, or the address they have confirmed."""
+    """Every invitation that is a way to the same person: a player's by name or by address, and
+    one to the address they have confirmed that stayed the address's (all used up by joining)."""
     if person.user is not None:
         if not person.user.email or person.user.email_confirmed_at is None:
             return Q(user=person.user)
@@ -209,20 +232,74 @@ def same_person(person: Invitee) -> Q:
     )
 
 
+def named_as(person: Invitee) -> Q:
+    """Invitations that name `person` the way the creator did: the same address (whoever owns
+    it), or the player by username."""
+    if person.email:
+        return Q(email__iexact=person.email)
+    return Q(user=person.user, email="")
+
+
 def create_invitations(game: Game, by: User, people: list[Invitee]) -> list[Invitation]:
-    """New invitations (or a declined or expired one renewed), each emailed after the commit."""
+    """New invitations (or a declined or expired one renewed), each emailed after the commit.
+
+    An address whose owner already sits here, or already has an invitation here, stays the
+    address's and is emailed nothing: the player has their seat or invitation, and the creator sees
+    an address like any other. For the same reason a player named by username takes over from an
+    invitation to their address, which becomes the address's (and is not emailed again). A
+    rematch's invitations are never followed by a "cancelled" email: its offer is the one email.
+    An address whose owner has a block with the creator stays the address's too, and is emailed
+    nothing: refusing it would tell the creator whose address it is (see `check_invitable`).
+    """
     now = timezone.now()
+    seated = set(game.seats.values_list("user_id", flat=True))
+    apart = kept_apart_ids(by, [p.user for p in people if p.email and p.user is not None])
     sent = []
     for person in people:
-        earlier = game.invitations.filter(same_person(person)).first()
-        if earlier is not None:  # declined or expired: a fresh invitation in its place
-            earlier.delete()
+        # Declined or expired: a fresh invitation in its place.
+        game.invitations.filter(named_as(person)).delete()
+        user, quiet = person.user, False
+        if not person.email:  # by username: their invitation by address stays the address's
+            game.invitations.filter(user=user).exclude(email="").update(
+                user=None, emailed_at=Coalesce("emailed_at", Value(now)), cancel_emailed_at=now
+            )
+        elif user is not None and (
+            user.pk in seated or user.pk in apart or game.invitations.filter(user=user).exists()
+        ):
+            user, quiet = None, True
         invitation = Invitation.objects.create(
-            game=game, user=person.user, email=person.email, invited_by=by, created_at=now
+            game=game,
+            user=user,
+            email=person.email,
+            invited_by=by,
+            created_at=now,
+            emailed_at=now if quiet else None,
+            cancel_emailed_at=now if quiet or game.rematch_of_id else None,
         )
-        enqueue("games.notify_invitation", invitation.pk)
+        if not quiet:
+            enqueue("games.notify_invitation", invitation.pk)
         sent.append(invitation)
+    AddressInvitationSent.objects.bulk_create(
+        AddressInvitationSent(invited_by=by, created_at=now) for person in people if person.email
+    )
     return sent
+
+
+def check_invitable(by: User, people: list[Invitee]) -> None:
+    """Refuse, in words and before anything is stored, a player named by username when a block
+    stands between them and the creator. The one blocked reads only that this player cannot be
+    invited, never why; the blocker is reminded of their own block. An address is never refused
+    (`create_invitations` keeps it from its owner instead): the words would say whose it is."""
+    named = [person.user for person in people if not person.email]
+    apart = kept_apart_ids(by, named) if named else set()
+    for person in people:
+        if person.email or person.user.pk not in apart:
+            continue
+        if has_blocked(by, person.user):
+            raise GameError(
+                f"You have blocked {person.name}: unblock them from your profile to invite them."
+            )
+        raise GameError(f"{CANNOT_BE_INVITED[:-1]}: {person.name}.")
 
 
 def check_pending_invitations(by: User, adding: int) -> None:
@@ -234,6 +311,50 @@ def check_pending_invitations(by: User, adding: int) -> None:
             f"You have {sent} invitations waiting for an answer; at most "
             f"{MAX_PENDING_INVITATIONS} can wait at once. Cancel a table or wait for replies."
         )
+
+
+def is_established(user: User, now: datetime | None = None) -> bool:
+    """Whether `user` has earned the larger cap on invitations by address: an account
+    INVITATIONS_TRUSTED_AFTER_DAYS old with a finished game that counts (a sock puppet made today
+    has neither)."""
+    now = now or timezone.now()
+    if now - user.date_joined < timedelta(days=settings.INVITATIONS_TRUSTED_AFTER_DAYS):
+        return False
+    return Seat.objects.filter(
+        user=user, game__status=Game.Status.FINISHED, game__uncounted=Game.Uncounted.COUNTS
+    ).exists()
+
+
+def check_address_invitations(by: User, people: list[Invitee]) -> None:
+    """Refuse, in words and before anything is stored or sent, invitations by address beyond the
+    day's cap, counted over the last 24 hours. Every address counts, whether or not an account is
+    behind it: a cap that skipped those would tell the creator which addresses have one. Called
+    under the creator's lock (`lock_player`), so two requests at once cannot both squeeze in."""
+    adding = sum(1 for person in people if person.email)
+    if not adding:
+        return
+    now = timezone.now()
+    day_ago = now - timedelta(days=1)
+    mine = AddressInvitationSent.objects.filter(invited_by=by)
+    mine.filter(created_at__lte=day_ago).delete()  # no longer counted: the table stays small
+    sent = mine.filter(created_at__gt=day_ago).count()
+    if is_established(by, now):
+        limit = settings.ADDRESS_INVITATIONS_PER_DAY
+        allowed = f"You can invite {limit} people by email address a day"
+    else:
+        limit = settings.ADDRESS_INVITATIONS_PER_DAY_NEW
+        allowed = (
+            f"A new account can invite {limit} people by email address a day (more once it is "
+            f"{settings.INVITATIONS_TRUSTED_AFTER_DAYS} days old and has finished a game that "
+            "counts)"
+        )
+    if sent + adding <= limit:
+        return
+    left = max(limit - sent, 0)
+    raise GameError(
+        f"{allowed}, and you have {left or 'none'} left for now. Invite players by their "
+        "username, or try again tomorrow."
+    )
 
 
 def usable_invitation(game: Game, invitation_id: int, user: User) -> Invitation:

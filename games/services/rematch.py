@@ -5,16 +5,26 @@ as any invitation is); anyone else from the old game who clicks takes a seat at 
 so a double click or two players clicking at once never make two tables (`Game.rematch_of` is
 unique, and the old game's row is locked while deciding). A cancelled rematch frees the link for
 a new one. The seat order is rotated when the table starts (see `seating`).
+
+Offering again and again must not become a way to flood someone's mailbox: each player of the old
+game is emailed an invitation to its rematch once, however often it is cancelled and offered
+again (`games.mail.tables.send_invitation` claims their old seat), and nobody hears of a
+rematch's cancellation by email. A player who has removed the offerer from their friends is not
+invited at all, nor one with a block between them and the offerer (and joining it is refused to
+such a pair, as at any table: games.services.tables.check_not_kept_apart); the view limits how
+often a player may click.
 """
 
 from __future__ import annotations
 
 from django.db import transaction
 
+from accounts.blocks import kept_apart_ids
 from accounts.models import User
 from games.models import Game
 from games.services.core import locked
 from games.services.errors import Conflict, NotAllowed
+from games.services.friends import who_removed
 from games.services.tables import create_game, join_game
 
 
@@ -38,17 +48,21 @@ def play_again(*, game_id: int, user: User) -> Game:
             rematch.save(update_fields=["rematch_of"])
             rematch = None
         if rematch is None:
+            others = [
+                s.user
+                for s in seats
+                if s.user_id != user.pk and not s.user.is_bot and s.user.is_active
+            ]
+            # Nor a player with a block between them and the offerer, whoever made it: no new
+            # game together (and the one blocked is not told: the table looks like any other).
+            unwilling = who_removed(user, others) | kept_apart_ids(user, others)
             return create_game(
                 creator=user,
                 players=old.players,
                 side=old.side,
                 spirits=old.spirits,
                 public=False,
-                invitees=[
-                    s.user
-                    for s in seats
-                    if s.user_id != user.pk and not s.user.is_bot and s.user.is_active
-                ],
+                invitees=[other for other in others if other.pk not in unwilling],
                 bots=[s.user for s in seats if s.user.is_bot],
                 turn_limit_days=old.turn_limit_days,
                 on_timeout=old.on_timeout,

@@ -10,15 +10,19 @@ from collections.abc import Iterable
 
 from django.db import transaction
 
+from accounts.blocks import blocked_ids, blockers_among
 from accounts.models import User
 from games import engine
 from games.models import Game, Seat, names_in_words
 from games.models.versions import publish_version
 from games.queue import enqueue
+from games.results import starting_reason
 from games.services.core import bump, lock_player, locked, start_turn_clock
-from games.services.errors import CANCELLED, Conflict, GameError, NotAllowed
+from games.services.errors import CANCELLED, NO_SEAT_HERE, Conflict, GameError, NotAllowed
 from games.services.invitations import (
     Invitee,
+    check_address_invitations,
+    check_invitable,
     check_pending_invitations,
     create_invitations,
     invitation_from_token,
@@ -70,7 +74,9 @@ def create_game(
             _check_bot_games(creator)
         if not starts_now:
             _check_open_tables(creator)
+        check_invitable(creator, people)
         check_pending_invitations(creator, len(people))
+        check_address_invitations(creator, people)
         game = Game.objects.create(
             created_by=creator,
             players=players,
@@ -129,6 +135,7 @@ def join_game(
         taken = game.seats.count()
         if taken >= game.players:
             raise Conflict("This game is full.")
+        check_not_kept_apart(game, user)
         Seat.objects.create(game=game, user=user)
         # Used up: their invitation by name, the link they came by, one to their address.
         game.invitations.filter(same_person(Invitee(user=user))).delete()
@@ -139,6 +146,22 @@ def join_game(
         bump(game)
         game.save()
     return game
+
+
+def check_not_kept_apart(game: Game, user: User) -> None:
+    """No new game brings together two players with a block between them, whoever made it and
+    however the seat is asked for (the lobby, the table's link, an invitation, Play again). The
+    one blocked reads only that they cannot sit here; the blocker is reminded of their block."""
+    seated = [seat.user for seat in game.seats.select_related("user")]
+    mine = blocked_ids(user.pk)
+    for other in seated:
+        if other.pk in mine:
+            raise NotAllowed(
+                f"You have blocked {other.public_name}, who has a seat at this table: unblock "
+                "them from your profile to play together."
+            )
+    if blockers_among(user, seated):
+        raise NotAllowed(NO_SEAT_HERE)
 
 
 def leave_game(*, game_id: int, user: User) -> Game:
@@ -211,6 +234,8 @@ def _start(game: Game, joined_by: User) -> None:
         game.name = names_in_words([s.user.public_name for s in seats])[:80]
     game.state = engine.state_to_json(state)
     game.status = Game.Status.ACTIVE
+    # Rated or not is fixed here, from the addresses as they are now (games.results).
+    game.uncounted = starting_reason(seats)
     game.current_seat = state.current_seat
     start_turn_clock(game, state)
     if not game.solo:

@@ -41,9 +41,10 @@ def hint(request: HttpRequest, game_id: int) -> HttpResponse:
     """The hard bot's suggestion for the rest of one's turn, in solo and unrated games. The
     answer never waits for the bot (a worker thinks): until the hint is made it is a note that
     asks again a second later; then the plan, with the player's board redrawn (out of band)
-    with the plan's hexes outlined."""
+    with the plan's hexes outlined. Only the form's POST takes a hint; a GET (the waiting note,
+    "Look again") only looks, so that a link elsewhere cannot cost a player their solo record."""
     try:
-        found = coaching.hint(game_id, request.user)
+        found = coaching.hint(game_id, request.user, take=request.method == "POST")
     except services.GameError as exc:
         return refuse(request, exc.message, exc.status)
     if request.htmx and found is None:

@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.blocks import kept_apart_ids
 from games import presence, services
 from games.forms import NewGameForm
 from games.jinja import render_blocks, render_page
@@ -191,6 +192,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
         .annotate(taken=Count("seats"))
         .filter(taken__lt=F("players"))
         .exclude(seats__user=request.user)
+        # Nor a table where someone has a block with the viewer: its seat would be refused.
+        .exclude(seats__user__in=kept_apart_ids(request.user))
         .select_related("created_by")
         .order_by("-created_at")
     )

@@ -30,7 +30,8 @@ TOO_FAST = "You are sending messages too fast: wait a minute, then send it again
 @require_http_methods(["GET", "POST"])
 def conversation(request: HttpRequest, game_id: int) -> HttpResponse:
     """GET: the messages (a fragment for htmx, else a page of their own, which is also how
-    anyone reads the talk of a finished game). POST: a new message."""
+    anyone reads the talk of a public table's finished game; a private table's stays its
+    players'). POST: a new message."""
     if request.method == "POST":
         return _post(request, game_id)
     game = get_object_or_404(Game, pk=game_id)

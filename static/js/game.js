@@ -106,11 +106,14 @@
   });
 
   // Any refusal of a talk form goes under the form, whoever wrote it (the view retargets its
-  // own; the site's NUL-byte and CSRF refusals do not know the talk).
+  // own; the site's NUL-byte and CSRF refusals do not know the talk). Not a report's (its form
+  // shows its own), nor one the server sends elsewhere (a suspended account's, to #main).
   document.body.addEventListener("htmx:beforeSwap", function (event) {
     var elt = event.detail.requestConfig && event.detail.requestConfig.elt;
     var error = document.getElementById("talk-error");
     if (!refused(event.detail.xhr) || !error || !elt || !elt.closest || !elt.closest("#talk")) return;
+    if (elt.closest("#talk-report") || elt.closest(".talk-report-link")) return;
+    if (event.detail.xhr.getResponseHeader("HX-Retarget")) return;
     event.detail.target = error;
     event.detail.swapOverride = "innerHTML";
   });

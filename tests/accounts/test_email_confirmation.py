@@ -142,6 +142,93 @@ def test_an_address_confirmed_elsewhere_between_the_page_and_the_button_is_refus
     assert newbie.email_confirmed_at is None
 
 
+def change_address(client: Client, user: User, address: str, callbacks) -> None:
+    """Through the profile, as the player would (the new address is sent a link)."""
+    form = {
+        "display_name": user.display_name,
+        "email": address,
+        "time_zone": user.time_zone,
+        "current_password": GOOD["password1"],
+    }
+    with callbacks(execute=True):
+        assert client.post(reverse("profile"), form).status_code == 302
+
+
+def token_of(path: str) -> str:
+    return path.rstrip("/").rsplit("/", 1)[1]
+
+
+def next_check_sees(monkeypatch, account: User | None) -> None:
+    """The next request's check of a link sees `account` as read earlier (a request racing
+    another that writes between its check and its own write)."""
+    real_check = emails.user_for_confirmation
+    seen = [account]
+    monkeypatch.setattr(
+        emails, "user_for_confirmation", lambda token: seen.pop() if seen else real_check(token)
+    )
+
+
+@pytest.mark.parametrize("first_link_used", [True, False])
+def test_an_old_link_does_not_confirm_the_address_taken_again(
+    client, newbie, django_capture_on_commit_callbacks, first_link_used
+):
+    first = confirm_path(mail.outbox[0])
+    if first_link_used:
+        assert client.post(first).status_code == 200
+    change_address(client, newbie, "elsewhere@example.com", django_capture_on_commit_callbacks)
+    change_address(client, newbie, "newbie@example.com", django_capture_on_commit_callbacks)
+    newbie.refresh_from_db()
+    assert (newbie.email, newbie.email_confirmed_at) == ("newbie@example.com", None)
+
+    stranger = Client()  # whoever kept the first email: it proved the address then, not now
+    for method in (stranger.get, stranger.post):
+        response = method(first)
+        assert response.status_code == 400 and b"This link does not work" in response.content
+    newbie.refresh_from_db()
+    assert newbie.email_confirmed_at is None
+
+    latest = confirm_path(mail.outbox[-1])
+    assert mail.outbox[-1].to == ["newbie@example.com"]
+    assert client.post(latest).status_code == 200
+    newbie.refresh_from_db()
+    assert newbie.email_confirmed_at is not None
+
+
+def test_a_link_for_the_address_before_the_last_change_is_refused(
+    client, newbie, django_capture_on_commit_callbacks
+):
+    change_address(client, newbie, "elsewhere@example.com", django_capture_on_commit_callbacks)
+    between = confirm_path(mail.outbox[-1])
+    change_address(client, newbie, "third@example.com", django_capture_on_commit_callbacks)
+    change_address(client, newbie, "elsewhere@example.com", django_capture_on_commit_callbacks)
+    assert client.post(between).status_code == 400
+    newbie.refresh_from_db()
+    assert newbie.email_confirmed_at is None
+
+
+def test_an_address_changed_while_the_button_is_pressed_is_not_confirmed(
+    client, newbie, monkeypatch
+):
+    """The change lands between the link's check and the write: the write must not follow it."""
+    path = confirm_path(mail.outbox[0])
+    next_check_sees(monkeypatch, emails.user_for_confirmation(token_of(path)))
+    User.objects.filter(pk=newbie.pk).update(email="elsewhere@example.com", email_version=1)
+    response = client.post(path)
+    assert response.status_code == 400
+    newbie.refresh_from_db()
+    assert newbie.email_confirmed_at is None
+
+
+def test_a_double_click_on_the_button_says_confirmed_twice(client, newbie, monkeypatch):
+    """The first click's write lands between the second click's check and its write."""
+    path = confirm_path(mail.outbox[0])
+    unconfirmed = emails.user_for_confirmation(token_of(path))  # as the second click saw it
+    assert client.post(path).status_code == 200  # the first click
+    next_check_sees(monkeypatch, unconfirmed)
+    response = client.post(path)
+    assert response.status_code == 200 and b"Email address confirmed" in response.content
+
+
 def test_the_link_can_be_sent_again_a_few_times_an_hour(
     client, newbie, settings, django_capture_on_commit_callbacks
 ):

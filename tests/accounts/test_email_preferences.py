@@ -4,7 +4,7 @@ from datetime import timedelta
 
 import pytest
 import time_machine
-from django.core import mail
+from django.core import mail, signing
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -98,6 +98,95 @@ def test_a_link_expires_after_sixty_days(client, player):
         response = client.post(url)
     assert response.status_code == 400
     assert b"older than 60 days" in response.content
+    player.refresh_from_db()
+    assert player.email_turn is True
+
+
+def test_the_link_age_is_a_setting(client, player, settings):
+    settings.UNSUBSCRIBE_LINK_MAX_AGE = timedelta(days=2)
+    url = a_link(player)
+    with time_machine.travel(timezone.now() + timedelta(days=3)):
+        response = client.post(url)
+    assert response.status_code == 400 and b"older than 2 days" in response.content
+    player.refresh_from_db()
+    assert player.email_turn is True
+
+
+# --- Replayed links -----------------------------------------------------------------------------
+
+PROFILE_CHOICES = {
+    "email_turn": "on",
+    "email_reminder": "on",
+    "remind_every_hours": "24",
+    "quiet_start": "22",
+    "quiet_end": "7",
+    "email_game_over": "on",
+    "email_invitation": "on",
+}
+
+
+def choose_in_the_profile(player: User, **choices: str) -> None:
+    client = Client()
+    client.force_login(player)
+    response = client.post(reverse("email_preferences"), {**PROFILE_CHOICES, **choices})
+    assert response.status_code == 302
+
+
+def test_a_stranger_cannot_replay_a_used_link_after_the_player_subscribes_again(player):
+    url = a_link(player)
+    stranger = Client(enforce_csrf_checks=True)  # holds a forwarded email, or the mail archive
+    assert b"Unsubscribed" in stranger.post(url, {"List-Unsubscribe": "One-Click"}).content
+    choose_in_the_profile(player)  # "your turn" emails back on
+    response = stranger.post(url, {"List-Unsubscribe": "One-Click"})
+    assert response.status_code == 400 and b"This link does not work" in response.content
+    player.refresh_from_db()
+    assert player.email_turn is True
+
+
+def test_a_link_works_once(client, player):
+    url = a_link(player)
+    assert client.post(url).status_code == 200
+    User.objects.filter(pk=player.pk).update(email_turn=True)  # by whatever means
+    for response in (client.get(url), client.post(url)):
+        assert response.status_code == 400
+        assert b"Each link works once" in response.content
+    player.refresh_from_db()
+    assert player.email_turn is True
+
+
+def test_a_stranger_cannot_undo_a_later_choice_with_a_link_sent_before_it(player):
+    url = a_link(player, "digest")  # sent while the digest was off
+    choose_in_the_profile(player, email_digest="on")  # then switched on in the profile
+    response = Client().post(url, {"List-Unsubscribe": "One-Click"})
+    assert response.status_code == 400
+    player.refresh_from_db()
+    assert player.email_digest is True
+
+
+def test_prefetching_a_link_does_not_use_it_up_and_one_click_still_works(player):
+    url = a_link(player)
+    scanner = Client()
+    for _ in range(3):  # mail scanners and link previews open every address in an email
+        assert scanner.get(url).status_code == 200
+    one_click = Client(enforce_csrf_checks=True)
+    response = one_click.post(url, {"List-Unsubscribe": "One-Click"})
+    assert response.status_code == 200 and b"Unsubscribed" in response.content
+    player.refresh_from_db()
+    assert player.email_turn is False
+
+
+def test_the_link_in_a_new_email_works_after_a_choice(player):
+    choose_in_the_profile(player)
+    player.refresh_from_db()
+    assert Client().post(a_link(player)).status_code == 200
+
+
+def test_a_link_from_before_link_versions_works_until_used(client, player):
+    legacy = signing.dumps(player.pk, salt="accounts.unsubscribe.turn")
+    url = reverse("unsubscribe", args=["turn", legacy])
+    assert client.post(url).status_code == 200
+    User.objects.filter(pk=player.pk).update(email_turn=True)
+    assert client.post(url).status_code == 400
     player.refresh_from_db()
     assert player.email_turn is True
 

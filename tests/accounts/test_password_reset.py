@@ -57,16 +57,52 @@ def reset_from(address: str, email: str):
     return Client(REMOTE_ADDR=address).post(reverse("password_reset"), {"email": email})
 
 
+CAPPED = (
+    b"Several reset emails were already sent to this address in the last hour; check your inbox, "
+    b"including spam, or try again in an hour."
+)
+
+
 def test_one_address_gets_at_most_three_reset_emails_an_hour_whoever_asks(player, settings):
+    # Many source addresses sent one victim as many reset emails as they liked.
     assert settings.PASSWORD_RESET_EMAILS_PER_HOUR == 3
     spellings = ["alice@example.com", "ALICE@example.com", " Alice@Example.COM "]
     answers = [reset_from(f"203.0.113.{n}", spellings[n % 3]) for n in range(5)]
     assert len(mail.outbox) == 3
-    third = answers[2]
-    for later in answers[3:]:
-        assert later.status_code == third.status_code == 302
-        assert later["Location"] == third["Location"] == reverse("password_reset_done")
-        assert later.content == third.content
+    assert [a.status_code for a in answers] == [302, 302, 302, 429, 429]
+    assert all(CAPPED in later.content for later in answers[3:])
+
+
+def test_the_owner_asking_after_a_stranger_is_told_the_links_are_in_the_inbox(client, player):
+    # A stranger's requests used up the victim's reset emails, and the victim's own request then
+    # said "sent" while nothing was.
+    for n in range(3):
+        reset_from(f"203.0.113.{n}", "alice@example.com")
+    response = client.post(reverse("password_reset"), {"email": "alice@example.com"})
+    assert response.status_code == 429 and CAPPED in response.content
+    assert b'value="alice@example.com"' in response.content  # the form, to ask again later
+    assert len(mail.outbox) == 3
+
+
+def test_the_cap_answers_alike_for_an_address_without_an_account(player):
+    # Counted whether or not an account uses the address: the answer reveals nothing.
+    def fourth_answer(email: str):
+        for n in range(3):
+            assert reset_from(f"203.0.113.{n}", email).status_code == 302
+        return reset_from("203.0.113.9", email)
+
+    registered, unknown = fourth_answer("alice@example.com"), fourth_answer("nobody@example.com")
+    assert registered.status_code == unknown.status_code == 429
+    assert CAPPED in registered.content and CAPPED in unknown.content
+    assert len(mail.outbox) == 3  # alice's three: nobody@ has no account
+
+
+def test_requests_refused_per_requester_do_not_use_up_the_targets_emails(player, settings):
+    settings.PASSWORD_RESET_RATE = "1/h"
+    for _ in range(5):
+        reset_from("203.0.113.1", "alice@example.com")  # one sent, four refused at the door
+    assert reset_from("203.0.113.2", "alice@example.com").status_code == 302
+    assert len(mail.outbox) == 2
 
 
 def test_the_cap_on_one_address_leaves_other_addresses_alone(player, other_player, settings):

@@ -1,4 +1,6 @@
 import pytest
+from django.core import mail
+from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
@@ -73,3 +75,60 @@ def test_a_forged_signup_without_csrf_is_forbidden(db):
 def test_a_logged_in_player_is_sent_home_from_signup(client, player):
     client.force_login(player)
     assert client.get(reverse("signup")).url == reverse("home")
+
+
+# --- Limits: sign-ups per client address, emails per typed address -----------------------------
+
+
+def sign_up_from(address: str, n: int, email: str = "victim@example.com"):
+    fields = {**GOOD, "username": f"newcomer{n}", "display_name": "", "email": email}
+    return Client(REMOTE_ADDR=address).post(reverse("signup"), fields)
+
+
+@pytest.mark.parametrize("registered", [False, True])
+def test_a_stranger_cannot_flood_one_address_with_sign_up_emails(
+    django_capture_on_commit_callbacks, settings, registered
+):
+    # Ten sign-ups typing one victim's address mailed it ten times in nine seconds, whether a
+    # confirmation link or, for a registered address, the "already in use" notice.
+    if registered:
+        UserFactory(username="victim", email="victim@example.com")
+    assert settings.CONFIRMATION_EMAIL_RATE == "3/h"
+    with django_capture_on_commit_callbacks(execute=True):
+        answers = [sign_up_from(f"203.0.113.{n}", n, "Victim@Example.com") for n in range(10)]
+    assert [a.status_code for a in answers] == [302] * 3 + [429] * 7
+    assert b"Several emails were already sent to this address recently" in answers[-1].content
+    assert [m.to for m in mail.outbox] == [["victim@example.com"]] * 3
+    assert User.objects.filter(username__startswith="newcomer").count() == 3
+
+
+def test_sign_ups_from_one_client_address_are_limited(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        answers = [sign_up_from("203.0.113.1", n, f"someone{n}@example.com") for n in range(6)]
+    assert [a.status_code for a in answers] == [302] * 5 + [429]
+    assert b"Several accounts were created from your network recently" in answers[-1].content
+    assert b"try again in an hour" in answers[-1].content
+    assert len(mail.outbox) == 5
+    assert not User.objects.filter(username="newcomer5").exists()
+    assert sign_up_from("203.0.113.2", 5, "someone5@example.com").status_code == 302
+
+
+def test_mistakes_on_the_form_use_nothing_up(db):
+    for _ in range(6):
+        assert Client().post(reverse("signup"), {**GOOD, "password2": "oops"}).status_code == 200
+    assert Client().post(reverse("signup"), GOOD).status_code == 302
+
+
+def test_sign_ups_and_resends_share_the_cap_on_emails_to_one_address(
+    django_capture_on_commit_callbacks, settings
+):
+    settings.EMAIL_CONFIRMATION_RESEND_RATE = "10/h"  # only the cap per address is left
+    victim = Client()
+    with django_capture_on_commit_callbacks(execute=True):
+        victim.post(reverse("signup"), {**GOOD, "email": "victim@example.com"})
+        sign_up_from("203.0.113.1", 1)  # a stranger types the victim's address twice
+        sign_up_from("203.0.113.2", 2)
+        response = victim.post(reverse("resend_confirmation"), follow=True)
+    assert b"Several emails were already sent to this address recently" in response.content
+    assert b"We sent a new link" not in response.content
+    assert len(mail.outbox) == 3

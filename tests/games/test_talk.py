@@ -166,7 +166,9 @@ def test_a_player_who_resigned_reads_but_cannot_post(player, other_player, stran
     assert not Message.objects.exists()
 
 
-def test_a_finished_game_is_read_only_and_open_to_any_player(game, player, stranger):
+def test_a_finished_public_game_is_read_only_and_open_to_any_player(game, player, stranger):
+    # A private table's talk stays its players' (tests/games/test_talk_after_the_game.py).
+    Game.objects.filter(pk=game.pk).update(public=True)
     talk.post(game_id=game.pk, user=player, text="Well played")
     play_to_the_end(game)
     response = say(player, game, "one more")

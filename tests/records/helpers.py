@@ -13,7 +13,7 @@ from functools import cache
 
 from django.utils import timezone
 
-from games import engine, services
+from games import engine, results, services
 from games.models import Game, Move, Seat
 from games.narration import move_detail
 from records import tasks
@@ -87,6 +87,9 @@ def quick_game(
         Move(game=game, seq=n, seat=seat, user=users[seat], turn=turn, action=action, detail=detail)
         for n, (seat, turn, action, detail) in enumerate(log, start=1)
     )
+    # As the writer decides it when a game starts (games.services.tables._start).
+    seated = list(game.seats.select_related("user"))
+    Game.objects.filter(pk=game.pk).update(uncounted=results.starting_reason(seated))
     services.finalize(game.pk)
     if shared:
         game.seats.update(rank=1)

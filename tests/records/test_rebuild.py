@@ -6,7 +6,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from records import services, tasks
+from records import ratings, services, tasks
 from records.models import GameRecord, Rating, SeatResult
 from tests.factories import UserFactory
 from tests.records.helpers import quick_game, real_game, snapshot
@@ -153,3 +153,50 @@ def test_the_sweep_records_recent_games_whose_task_was_lost(player, other_player
     assert tasks.sweep_unrecorded() == 1  # the task runs in-process in the tests
     assert set(GameRecord.objects.values_list("game_id", flat=True)) == {lost.pk, recorded.pk}
     assert tasks.sweep_unrecorded() == 0  # and a second sweep finds nothing
+
+
+@pytest.mark.parametrize(
+    "order",
+    [list(range(10)), [4, 0, 9, 2, 7, 1, 8, 3, 6, 5]],
+    ids=["as-they-finish", "some-late"],
+)
+def test_new_accounts_held_back_against_each_other_rate_alike_however_recorded(
+    player, other_player, monkeypatch, order
+):
+    """Three accounts made just before the first game are new for its first week: their gains
+    against each other are held back (records.ratings.rate), and the recorder (in order), the
+    late re-rating and the rebuild all agree on that, to the last bit."""
+    start = timezone.now() - timedelta(days=20)
+    newbies = [
+        UserFactory(username=name, date_joined=start - timedelta(hours=1))
+        for name in ("nell", "ned", "nora")
+    ]
+    nell, ned, nora = newbies
+    tables = [
+        (nell, ned),  # day 0: new against new, the win is held back
+        (ned, nora, nell),
+        (nell, player),  # new against established: counted in full
+        (nora, ned),
+        (player, nell, ned, other_player),
+        (ned, nell),
+        (nora, other_player),
+        (nell, nora),  # day 7 on: no one is new any more
+        (ned, nell, nora),
+        (nora, nell),
+    ]
+    games = [
+        quick_game(*seated, seed=40 + day, finished_at=start + timedelta(days=day), record=False)
+        for day, seated in enumerate(tables)
+    ]
+    monkeypatch.setattr(services, "rebuild", lambda: pytest.fail("a late game rebuilt all"))
+    for index in order:
+        assert tasks.record_game(games[index].pk)
+    recorded = snapshot()
+    monkeypatch.undo()
+    first_win = SeatResult.objects.get(game=games[0], user=nell)
+    assert (first_win.mu_all, first_win.sigma_all) == ratings.START
+    last_win = SeatResult.objects.get(game=games[7], user=nell)
+    before = SeatResult.objects.get(game=games[5], user=nell)
+    assert last_win.mu_all > before.mu_all
+    services.rebuild()
+    assert snapshot() == recorded

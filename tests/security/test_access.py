@@ -59,6 +59,8 @@ GET   /accounts/profile/                   -         -       login   200      20
 POST  /accounts/profile/                   -         junk    login   200      200     200     200
 GET   /accounts/profile/emails/            -         -       405     405      405     405     405
 POST  /accounts/profile/emails/            -         junk    login   200      200     200     200
+GET   /accounts/profile/data/              -         -       405     405      405     405     405
+POST  /accounts/profile/data/              -         -       login   200      200     200     200
 GET   /accounts/password/change/           -         -       login   200      200     200     200
 POST  /accounts/password/change/           -         junk    login   200      200     200     200
 GET   /accounts/password/change/done/      -         -       login   200      200     200     200
@@ -143,8 +145,9 @@ hGET  {G}/sheet/                           finished  -       login   200      20
 GET   {G}/replay/?move=3                   finished  -       login   200      200     200     200
 hGET  {G}/replay/?move=3                   finished  -       login   200      200     200     200
 POST  {G}/replay/                          finished  -       login   405      405     405     405
-# Its table talk: read-only, for anyone logged in
-GET   {G}/talk/                            finished  -       login   200      200     200     200
+# Its table talk: read-only, and still for its players alone (a private table's)
+GET   {G}/talk/                            finished  -       login   403      200     200     403
+hGET  {G}/talk/                            finished  -       login   403      200     200     403
 POST  {G}/talk/                            finished  talk    login   403      409     409     403
 # --- alice's open private table, carol invited: seen by its players, the invited, link holders
 GET   {G}/                                 open      -       login   403      200     200     403

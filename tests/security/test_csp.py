@@ -155,6 +155,47 @@ def test_a_violation_report_is_logged(client, caplog):
     assert "style-src-attr" in caplog.text
 
 
+LINE_BREAKS = ("\n", "\r", "\x0b", "\x0c", "\x1c", "\x85", "\u2028", "\u2029")
+
+
+def test_a_stranger_cannot_forge_a_log_line_through_a_violation_report(client, caplog):
+    forged = "\n".join(["x", "CRITICAL django.security admin logged in from 10.0.0.1"])
+    report = {
+        "csp-report": {
+            "document-uri": "https://harmonies.example/\r\nERROR payment failed",
+            "violated-directive": "style-src\x1b[2J\x1b[31m\u2028WARNING spoofed",
+            "blocked-uri": forged,
+        }
+    }
+    with caplog.at_level(logging.WARNING, logger="harmonies_site.csp"):
+        response = client.post(
+            reverse("csp_report"), json.dumps(report), content_type="application/csp-report"
+        )
+    assert response.status_code == 204
+    [record] = [r for r in caplog.records if r.name == "harmonies_site.csp"]
+    line = record.getMessage()
+    assert len(line.splitlines()) == 1
+    assert not any(c in line for c in (*LINE_BREAKS, "\x1b"))
+    assert "\\nCRITICAL" in line and "\\r\\nERROR" in line  # shown escaped, still readable
+
+
+def test_the_fields_logged_from_a_report_are_capped(client, caplog):
+    report = {
+        "csp-report": {
+            "document-uri": "https://harmonies.example/" + "a" * 3_000,
+            "violated-directive": "\u2028" * 500,  # each one logged as six characters
+            "blocked-uri": "b" * 3_000,
+        }
+    }
+    with caplog.at_level(logging.WARNING, logger="harmonies_site.csp"):
+        response = client.post(
+            reverse("csp_report"), json.dumps(report), content_type="application/csp-report"
+        )
+    assert response.status_code == 204
+    [record] = [r for r in caplog.records if r.name == "harmonies_site.csp"]
+    assert len(record.getMessage()) < 1_200
+
+
 @pytest.mark.parametrize("body", [b"", b"junk", b"[]", b'{"csp-report": 3}', b"x" * 20_000])
 def test_a_junk_violation_report_is_refused_in_words(client, body):
     response = client.post(reverse("csp_report"), body, content_type="application/csp-report")

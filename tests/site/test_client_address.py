@@ -1,11 +1,13 @@
 """Behind proxies, the lockout and the rate limits count the client's address, not the proxy's."""
 
+import logging
+
 import pytest
 from django.core.cache import cache
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from harmonies_site.client_address import client_address
+from harmonies_site.client_address import client_address, warn_about_an_uncounted_proxy
 from tests.factories import PASSWORD
 
 
@@ -74,3 +76,40 @@ def test_a_non_address_in_the_counted_hop_is_not_a_500(settings, player, forward
         assert response.status_code == 400
         assert b"X-Forwarded-For entry is not an address" in response.content
     cache.clear()
+
+
+@pytest.fixture
+def fresh_proxy_warning():
+    """The warning is logged once per process: each test starts before it was."""
+    warn_about_an_uncounted_proxy.cache_clear()
+    yield
+    warn_about_an_uncounted_proxy.cache_clear()
+
+
+def proxy_warnings(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name == "harmonies_site.client_address"]
+
+
+@pytest.mark.django_db
+def test_a_site_behind_a_proxy_it_was_not_told_about_warns_once(
+    settings, caplog, fresh_proxy_warning
+):
+    # Behind a proxy with TRUSTED_PROXY_COUNT = 0 every visitor shares one lockout and one rate
+    # limit, and nothing said so.
+    settings.TRUSTED_PROXY_COUNT = 0
+    with caplog.at_level(logging.WARNING, logger="harmonies_site.client_address"):
+        for visitor in ("1.2.3.4", "5.6.7.8", "1.2.3.4"):
+            Client(REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR=visitor).get(reverse("login"))
+    [warning] = proxy_warnings(caplog)
+    assert "X-Forwarded-For" in warning and "Set TRUSTED_PROXY_COUNT" in warning
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("hops", "headers"), [(0, {}), (1, {"HTTP_X_FORWARDED_FOR": "1.2.3.4"})])
+def test_no_proxy_warning_without_a_forwarded_header_or_with_a_proxy_count(
+    settings, caplog, fresh_proxy_warning, hops, headers
+):
+    settings.TRUSTED_PROXY_COUNT = hops
+    with caplog.at_level(logging.WARNING, logger="harmonies_site.client_address"):
+        Client(REMOTE_ADDR="10.0.0.1", **headers).get(reverse("login"))
+    assert proxy_warnings(caplog) == []

@@ -3,6 +3,7 @@
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
@@ -15,6 +16,7 @@ from games.models import Game
 from games.services.bots import bots_for
 from harmonies_site.celery import app
 
+DEMO_ACCOUNT_AGE = timedelta(days=30)
 DEMO_PASSWORD = "harmonies-demo"
 DEMO_PLAYERS = [
     ("alice", "Alice", "Europe/Paris"),
@@ -39,8 +41,11 @@ class Command(BaseCommand):
                     "display_name": display_name,
                     "email": f"{username}@example.com",
                     "time_zone": time_zone,
-                    # Demo players play rated games from the start, as if they had clicked the link.
+                    # Demo players play rated games from the start, as if they had clicked the
+                    # link, and joined long enough ago that their games move their ratings (a
+                    # new account's gains against another are held back: records.ratings).
                     "email_confirmed_at": timezone.now(),
+                    "date_joined": timezone.now() - DEMO_ACCOUNT_AGE,
                 },
             )
             if created:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 
 import pytest
+from django.core import mail
 from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
@@ -16,8 +18,9 @@ from games.engine import review as engine_review
 from games.engine.bots.players import HardBot
 from games.models import Game, Review
 from games.services import coaching
-from tests.factories import UserFactory
-from tests.games.helpers import play_turns, start_game
+from records.models import Rating, SeatResult
+from tests.factories import PASSWORD, UserFactory
+from tests.games.helpers import play_to_the_end, play_turns, start_game, user_to_move
 from tests.records.helpers import real_game
 
 pytestmark = pytest.mark.django_db
@@ -302,6 +305,7 @@ def test_a_waiting_page_asking_again_queues_one_hint(client, player, monkeypatch
     monkeypatch.setattr(coaching, "send_now", lambda task, *args: queued.append(args))
     game = start_game(player)
     client.force_login(player)
+    client.post(reverse("games:hint", args=[game.pk]), HTTP_HX_REQUEST="true")  # the button
     for _ in range(3):
         response = client.get(reverse("games:hint", args=[game.pk]), HTTP_HX_REQUEST="true")
         assert response.status_code == 200
@@ -357,3 +361,109 @@ def test_a_hint_made_for_an_earlier_position_outlines_nothing(client, player):
     play_turns(game, 1)
     page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     assert "hex-ring-hint" not in page and "The hard bot would:" not in page
+
+
+# Hints and whether the game counts (testers: unconfirm, ask, confirm again, still rated)
+
+
+def confirmation_link(address: str) -> str:
+    """The path of the newest confirmation link emailed to `address`."""
+    message = [m for m in mail.outbox if m.to == [address]][-1]
+    return re.search(r"https?://[^/\s]+(/accounts/confirm/\S+/)", message.body).group(1)
+
+
+def change_address(client, user, address: str, callbacks) -> None:
+    """Through the profile, as the player would: the address is unconfirmed until its link."""
+    form = {
+        "display_name": user.display_name,
+        "email": address,
+        "time_zone": user.time_zone,
+        "current_password": PASSWORD,
+    }
+    with callbacks(execute=True):
+        assert client.post(reverse("profile"), form).status_code == 302
+
+
+def test_a_player_who_unconfirms_their_address_mid_game_gets_no_hint_and_the_game_counts(
+    client, player, other_player, django_capture_on_commit_callbacks
+):
+    game = start_game(player, other_player)
+    cheat = user_to_move(game)
+    client.force_login(cheat)
+    change_address(client, cheat, "second@example.com", django_capture_on_commit_callbacks)
+    cheat.refresh_from_db()
+    assert not cheat.can_play_rated  # the address is waiting for its link
+
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "Ask the hard bot for a hint" not in page
+    for ask in (client.post, client.get):
+        refused = ask(reverse("games:hint", args=[game.pk]))
+        assert refused.status_code == 403 and "on their own" in refused.content.decode()
+    assert cache.get(coaching.hint_key(game.pk, game.version)) is None
+
+    assert client.post(confirmation_link("second@example.com")).status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        play_to_the_end(game, seed=2)
+    game.refresh_from_db()
+    assert game.uncounted == Game.Uncounted.COUNTS
+    assert SeatResult.objects.filter(game=game, counts=True).count() == 2
+    assert Rating.objects.filter(user=cheat, pool="players").exists()
+
+
+def test_confirming_an_address_during_an_unrated_game_does_not_make_it_count(
+    client, player, django_capture_on_commit_callbacks
+):
+    """The other way round: a game that started unrated allows hints, and stays unrated."""
+    newcomer = UserFactory(email_confirmed_at=None)
+    game = start_game(player, newcomer)
+    while user_to_move(game) != newcomer:
+        play_turns(game, 1)
+    client.force_login(newcomer)
+    asked = client.post(reverse("games:hint", args=[game.pk]), HTTP_HX_REQUEST="true")
+    assert asked.status_code == 200 and "The hard bot would:" in asked.content.decode()
+    change_address(client, newcomer, "newcomer@example.com", django_capture_on_commit_callbacks)
+    assert client.post(confirmation_link("newcomer@example.com")).status_code == 200
+    newcomer.refresh_from_db()
+    assert newcomer.can_play_rated
+
+    with django_capture_on_commit_callbacks(execute=True):
+        play_to_the_end(game, seed=3)
+    game.refresh_from_db()
+    assert game.uncounted == Game.Uncounted.UNCONFIRMED
+    assert not SeatResult.objects.filter(game=game, counts=True).exists()
+    assert not Rating.objects.filter(user__in=[player, newcomer]).exists()
+
+
+def test_a_solo_game_in_which_a_hint_was_taken_counts_for_no_records(
+    client, player, django_capture_on_commit_callbacks
+):
+    game = start_game(player)
+    client.force_login(player)
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "A solo game in which you take a hint counts for no records." in page
+    asked = client.post(reverse("games:hint", args=[game.pk]), HTTP_HX_REQUEST="true")
+    assert asked.status_code == 200
+    game.refresh_from_db()
+    assert game.uncounted == Game.Uncounted.HINTED  # marked before the hint was made
+
+    with django_capture_on_commit_callbacks(execute=True):
+        play_to_the_end(game, seed=4)
+    game.refresh_from_db()
+    assert game.uncounted == Game.Uncounted.HINTED
+    [result] = SeatResult.objects.filter(game=game)
+    assert not result.counts
+    sheet = client.get(reverse("records:sheet", args=[game.pk])).content.decode()
+    assert "a hint from the hard bot was taken during it" in sheet
+
+
+def test_a_link_on_another_site_cannot_take_a_hint_for_a_solo_player(client, player, monkeypatch):
+    """Only the form's POST takes a hint: a GET (an image or link elsewhere) changes nothing."""
+    queued = []
+    monkeypatch.setattr(coaching, "send_now", lambda task, *args: queued.append(args))
+    game = start_game(player)
+    client.force_login(player)
+    refused = client.get(reverse("games:hint", args=[game.pk]))
+    assert refused.status_code == 409
+    assert "with the button on the game page" in refused.content.decode()
+    game.refresh_from_db()
+    assert game.uncounted == Game.Uncounted.COUNTS and queued == []

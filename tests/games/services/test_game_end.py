@@ -21,7 +21,7 @@ from records.models import Rating, SeatResult
 from records.services import counts_for_ratings
 from records.tasks import record_game
 from tests.clients import as_user
-from tests.factories import UserFactory
+from tests.factories import PASSWORD, UserFactory
 from tests.games.helpers import (
     first_legal,
     play_one_action,
@@ -653,6 +653,31 @@ def test_an_unconfirmed_player_against_a_bot_is_told_the_true_reason_everywhere(
     newcomer.email_confirmed_at = timezone.now()
     newcomer.save()
     assert not counts_for_ratings(game, list(game.seats.select_related("user")))
+
+
+def test_a_loser_who_unconfirms_their_address_before_the_end_cannot_void_a_rated_game(
+    player, other_player, django_capture_on_commit_callbacks
+):
+    """Whether a game is rated is fixed when it starts (games.results.starting_reason): a
+    player whose address is unconfirmed by the end (a change through the profile) still has the
+    result counted, as everyone at the table was promised when it started."""
+    with django_capture_on_commit_callbacks(execute=True):
+        game = start_game(player, other_player)
+        client = as_user(other_player)
+        form = {
+            "display_name": other_player.display_name,
+            "email": "elsewhere@example.com",
+            "time_zone": other_player.time_zone,
+            "current_password": PASSWORD,
+        }
+        assert client.post(reverse("profile"), form).status_code == 302
+        other_player.refresh_from_db()
+        assert not other_player.can_play_rated
+        play_to_the_end(game, seed=5)
+    game.refresh_from_db()
+    assert game.uncounted == Game.Uncounted.COUNTS
+    assert SeatResult.objects.filter(game=game, counts=True).count() == 2
+    assert Rating.objects.filter(user=other_player, pool="players", games=1).exists()
 
 
 def test_a_game_short_of_turns_names_who_was_short(player, other_player, carol):

@@ -196,17 +196,19 @@ def test_the_invitation_email_leads_to_the_welcome_page(
     assert "Create an account to join" in client.get(path).content.decode()
 
 
-def test_claiming_on_confirmation_tells_the_creators_open_table_page(player):
-    """The table's version moves, so the creator's page (polling it) names the player."""
+def test_claiming_on_confirmation_changes_nothing_the_creator_sees(player):
+    """It used to move the table's version and name the player on the creator's page: that told
+    the creator the address now had an account, and whose. The address stays until Bea sits."""
     game = invite_by_address(player)
     version = game.version
     client = Client()
     sign_up(client, "bea")
     confirm(client, User.objects.get(username="bea"))
     game.refresh_from_db()
-    assert game.version > version
+    assert game.version == version
+    assert game.invitations.get().user.username == "bea"  # hers, in her My games
     table = as_user(player).get(game.get_absolute_url()).content.decode()
-    assert "Someone invited by email" not in table and "(invited)" in table
+    assert f"{ADDRESS} (invited)" in table and "bea (invited)" not in table.lower()
 
 
 @pytest.mark.parametrize("bare", ["/accounts/login/", "-1", "x"])
