@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
-from .models import Friendship, User
+from .models import Block, Friendship, RetiredUsername, User
 
 
 @admin.register(User)
@@ -39,3 +39,32 @@ class FriendshipAdmin(admin.ModelAdmin):
     list_display = ("user", "friend", "created_at", "removed_at")
     raw_id_fields = ("user", "friend")
     search_fields = ("user__username", "friend__username")
+
+
+@admin.register(Block)
+class BlockAdmin(admin.ModelAdmin):
+    """Read-only: a block is the player's own choice, made and undone on their pages (staff may
+    look when a report needs it)."""
+
+    list_display = ("blocker", "blocked", "created_at")
+    raw_id_fields = ("blocker", "blocked")
+    search_fields = ("blocker__username", "blocked__username")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(RetiredUsername)
+class RetiredUsernameAdmin(admin.ModelAdmin):
+    """The names of deleted accounts, kept from sign-up for RETIRED_USERNAME_DAYS; staff may
+    release one early by deleting its row."""
+
+    list_display = ("username_key", "retired_at")
+    search_fields = ("username_key",)
+    readonly_fields = ("username_key", "username_skeleton", "retired_at")
+
+    def has_add_permission(self, request) -> bool:
+        return False

@@ -21,7 +21,7 @@ from .identity import (
     imitates_site,
     username_skeleton,
 )
-from .models import User
+from .models import DELETED_NAME, User
 from .ratelimits import limited, used_up, window_in_words
 
 USERNAME_TAKEN = "That username is taken. Please choose another."
@@ -37,6 +37,9 @@ def check_display_name(value: str) -> str:
         )
     if value and imitates_bot(value):
         raise forms.ValidationError("Names like a computer opponent's are kept for the bots.")
+    if canonical_username(value) == canonical_username(DELETED_NAME):
+        # Otherwise anyone could pass for an account that was deleted.
+        raise forms.ValidationError("That name is kept for the accounts that were deleted.")
     return value
 
 

@@ -220,10 +220,10 @@ class User(AbstractUser):
             return zoneinfo.ZoneInfo("UTC")
 
     def wants_email(self, kind: str) -> bool:
-        """Whether to send this player an email of this kind (bots never get any)."""
-        return bool(self.email and self.is_active and not self.is_bot) and getattr(
-            self, EMAIL_KINDS[kind]
-        )
+        """Whether to send this player an email of this kind (bots never get any, nor a
+        suspended account: it cannot act on a turn, an invitation or a reminder)."""
+        reachable = self.email and self.is_active and not self.is_bot and not self.is_suspended
+        return bool(reachable) and getattr(self, EMAIL_KINDS[kind])
 
     def is_quiet_at(self, moment: datetime) -> bool:
         if self.quiet_start == self.quiet_end:

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts import moderation
-from accounts.models import Friendship, User
+from accounts.models import DELETED_NAME, EMAIL_KINDS, Block, Friendship, RetiredUsername, User
 from games import services
 from games.models import Game, Message
 from tests.answers import answered
@@ -126,3 +126,41 @@ def test_a_page_that_never_reads_the_session_costs_no_look_at_the_account(
     client.get(poll)  # the first answer may fill the cache
     with django_assert_num_queries(0):
         assert client.get(poll).status_code in (200, 204)
+
+
+def test_a_suspended_player_gets_no_game_emails_and_gets_them_again_once_lifted(player):
+    assert all(player.wants_email(kind) for kind in ("turn", "reminder", "invitation"))
+    moderation.suspend(player.pk)
+    player.refresh_from_db()
+    assert not any(player.wants_email(kind) for kind in EMAIL_KINDS)
+    moderation.lift_suspension(player.pk)
+    player.refresh_from_db()
+    assert player.wants_email("turn")
+
+
+def test_nobody_can_pass_for_a_deleted_account(player):
+    client = as_user(player)
+    for name in (DELETED_NAME, "A Deleted Player"):
+        response = client.post(
+            reverse("profile"),
+            {"display_name": name, "email": player.email, "time_zone": player.time_zone},
+        )
+        assert "kept for the accounts that were deleted" in response.content.decode()
+        player.refresh_from_db()
+        assert player.display_name != name
+
+
+def test_staff_see_blocks_and_may_release_a_retired_username(player, other_player):
+    staff = Client()
+    staff.force_login(User.objects.create_superuser("root", "root@example.com", "x" * 12))
+    Block.objects.create(blocker=player, blocked=other_player)
+    retired = RetiredUsername.objects.create(
+        username_key="zed", username_skeleton="zed", retired_at=timezone.now()
+    )
+    blocks = staff.get(reverse("admin:accounts_block_changelist"))
+    assert blocks.status_code == 200 and "alice" in blocks.content.decode().lower()
+    assert staff.get(reverse("admin:accounts_block_add")).status_code == 403
+    names = staff.get(reverse("admin:accounts_retiredusername_changelist"))
+    assert names.status_code == 200 and "zed" in names.content.decode()
+    staff.post(reverse("admin:accounts_retiredusername_delete", args=[retired.pk]), {"post": "yes"})
+    assert not RetiredUsername.objects.exists()

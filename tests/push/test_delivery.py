@@ -185,6 +185,15 @@ def test_no_push_while_away(game, device, push_service):
     assert push_service.received == []
 
 
+def test_no_push_to_a_suspended_player(game, device, push_service):
+    """A suspended account cannot act on its turn: its games go on by their time limits."""
+    mover = user_to_move(game)
+    device(mover)
+    User.objects.filter(pk=mover.pk).update(suspended_at=timezone.now())
+    assert deliveries.send_turn(game.pk, turn_of(game)) == 0
+    assert push_service.received == []
+
+
 def test_the_push_goes_even_with_turn_emails_off(game, device, push_service):
     mover = user_to_move(game)
     User.objects.filter(pk=mover.pk).update(email_turn=False)
