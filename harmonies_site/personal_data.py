@@ -19,6 +19,9 @@ it, in a form a person and another program can read. The sections, and why each 
 - `talk`: the messages they wrote, deleted and hidden ones too, since the rows are kept.
 - `friends`: the players they added or removed (what others noted about them is others' data).
 - `blocked`: the players they blocked; never who blocked them (that, too, is others' data).
+- `reports`: the reports they filed (what, the reason, their words, when, whether staff have
+  dealt with it); never the reports about them, whose reporters are others, nor the words of
+  a reported message (another player's) or which staff member acted.
 - `invitations`: those they sent (to a player by public name, to an address masked, see below),
   those they received, and the dates of the invitations by address they sent (kept for the
   daily cap after the invitations themselves are gone).
@@ -33,7 +36,7 @@ talk or a review of theirs; no password hash, token or secret. An address the
 person typed to invite someone is that someone's personal data, and the file is made to be
 handed on: it is masked ("b…@e….org"), enough to recognise the invitation by, not to write to.
 
-Reads only, in a number of queries that does not grow with the number of games (about 18).
+Reads only, in a number of queries that does not grow with the number of games (about 19).
 """
 
 from __future__ import annotations
@@ -51,7 +54,16 @@ from django.utils import timezone
 
 from accounts.identity import canonical_username
 from accounts.models import Block, Friendship, User
-from games.models import AddressInvitationSent, Game, Invitation, Message, Move, Review, Seat
+from games.models import (
+    AddressInvitationSent,
+    Game,
+    Invitation,
+    Message,
+    Move,
+    Report,
+    Review,
+    Seat,
+)
 from push.models import PushSubscription
 from records import export
 from records.models import Rating, SeatResult, Standing
@@ -123,6 +135,7 @@ def personal_data(user: User, now: datetime | None = None) -> dict[str, Any]:
         "talk": _talk(user),
         "friends": _friends(user),
         "blocked": _blocked(user),
+        "reports": _reports(user),
         "invitations": _invitations(user),
         "push_devices": _push_devices(user),
         "calendar_feed": {"exists": bool(user.calendar_token)},
@@ -302,6 +315,23 @@ def _blocked(user: User) -> list[dict[str, Any]]:
     rows = Block.objects.filter(blocker=user).select_related("blocked").order_by("pk")
     return [
         {"username": row.blocked.username, "name": row.blocked.public_name, "at": row.created_at}
+        for row in rows
+    ]
+
+
+def _reports(user: User) -> list[dict[str, Any]]:
+    """The reports the player filed, as they filed them (see the module's docstring)."""
+    rows = Report.objects.filter(reporter=user).order_by("pk")
+    return [
+        {
+            "kind": row.kind,
+            "reason": row.reason,
+            "words": row.words,
+            "at": row.created_at,
+            "about": row.reported_name,
+            "game": row.game_id,
+            "dealt_with": row.dealt_at is not None,
+        }
         for row in rows
     ]
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 from accounts.models import Friendship, User, set_away
 from games import services
 from games.models import Game, Message, Review, Seat
-from games.services import talk
+from games.services import reports, talk
 from harmonies_site import personal_data
 from harmonies_site.personal_data_views import DOWNLOAD_RATE
 from push.models import PushDelivery, PushSubscription
@@ -40,6 +40,8 @@ ATTACKER_ADDRESS = "203.0.113.77"
 PUSH_PATH = "send/alices-secret-endpoint-path"
 PUSH_KEY = "BALICESP256DHKEYPLANTEDFORTHETEST"
 PUSH_AUTH = "alices-auth-secret"
+ALICE_REPORT_WORDS = "alice's words on a report, planted"
+BOB_REPORT_WORDS = "bob's words on a report about alice, planted"
 
 
 @pytest.fixture
@@ -64,6 +66,21 @@ def everything(player, other_player, carol):
     running = play_turns(start_game(player, other_player, spirits=True), turns=2)
     talk.post(game_id=running.pk, user=player, text="Good luck, Bob!")
     talk.post(game_id=running.pk, user=other_player, text=BOB_SECRET_TALK)
+    # Alice reports Bob's message; Bob reports Alice's (his report is his, not hers).
+    reports.file_report(
+        reporter=player,
+        kind="message",
+        target_id=Message.objects.get(text=BOB_SECRET_TALK).pk,
+        reason="spam",
+        words=ALICE_REPORT_WORDS,
+    )
+    reports.file_report(
+        reporter=other_player,
+        kind="message",
+        target_id=Message.objects.get(text="Good luck, Bob!").pk,
+        reason="spam",
+        words=BOB_REPORT_WORDS,
+    )
 
     # A table of Alice's, waiting for Carol (by username) and a newcomer (by address).
     table = services.create_game(
@@ -126,6 +143,13 @@ def test_the_file_holds_every_section_of_what_the_site_keeps(everything, player)
     data = download(player)
 
     assert data["format"] == "harmonies-personal-data/1"
+    (filed,) = data["reports"]
+    assert (filed["kind"], filed["reason"], filed["words"]) == (
+        "message",
+        "spam",
+        ALICE_REPORT_WORDS,
+    )
+    assert (filed["about"], filed["dealt_with"]) == ("Bob", False)
     account = data["account"]
     assert (account["username"], account["display_name"]) == ("alice", "Alice")
     assert (account["email"], account["email_confirmed"]) == ("alice@example.com", True)
@@ -202,6 +226,7 @@ def test_nothing_private_of_anyone_else_and_no_secret_is_in_the_file(everything,
         "Carol's address": CAROL_EMAIL,
         "the address Alice typed": TYPED_ADDRESS,
         "Bob's message": BOB_SECRET_TALK,
+        "Bob's report about Alice": BOB_REPORT_WORDS,
         "Bob's review": BOB_REVIEW_MARK,
         "Bob's boards seen": BOB_SEEN_BOARDS,
         "a guesser's address": ATTACKER_ADDRESS,
