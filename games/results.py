@@ -70,6 +70,14 @@ def standing(seat: Seat) -> int:
     return TIMED_OUT if seat.timed_out_at is not None else IN_TIME
 
 
+def is_winner(game: Game, seat: Seat) -> bool:
+    """Whether the game's page and its score sheet call this seat the winner: first, in a game
+    with others that was not abandoned, and still at the table. Whether the game counts for
+    ratings and records is told apart (`counting_sentence`): an unrated game still has a winner."""
+    abandoned = game.end_reason == Game.EndReason.ABANDONED
+    return seat.rank == 1 and not abandoned and not seat.left and not game.solo
+
+
 def placing(state: engine.GameState, seats: list[Seat]) -> dict[int, int]:
     """Each position's final place: by group (in time, timed out but stayed, left); within the
     first two by score then animal cubes, within the last the latest to leave first. Equal keys

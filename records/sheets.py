@@ -44,6 +44,7 @@ def score_sheet(game: Game, seats: list[Seat]) -> dict[str, Any]:
             {
                 "result": column,
                 "seat": seat,
+                "won": results.is_winner(game, seat),
                 "name": name,
                 "view": pview,
                 "board": board_svg(

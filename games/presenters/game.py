@@ -257,7 +257,6 @@ def final_ranking(
     per_place: dict[int, int] = {}
     for seat in seats:
         per_place[seat.rank] = per_place.get(seat.rank, 0) + 1
-    abandoned = game.end_reason == Game.EndReason.ABANDONED
     return [
         {
             "place": seat.rank,
@@ -266,7 +265,7 @@ def final_ranking(
             "shared": per_place[seat.rank] > 1,
             "mark": seat_mark(seat),
             "standing": results.standing(seat),
-            "won": seat.rank == 1 and not abandoned and not seat.left and not game.solo,
+            "won": results.is_winner(game, seat),
             "is_bot": seat.user.is_bot,
             "animal_cubes": animal_cubes[seat.position] if animal_cubes else None,
         }

@@ -193,3 +193,21 @@ def test_site_events_in_the_log_are_told_but_not_replayed(player, other_player, 
     assert engine.state_to_json(response.context["state"]) == game.state
     assert "resigned" in response.context["said"]
     assert "game over" in response.content.decode()
+
+
+def test_an_unrated_game_has_the_same_winner_on_its_page_and_its_sheet(
+    player, other_player, django_capture_on_commit_callbacks
+):
+    """A game that counts for no ratings (an address was not confirmed) still has a winner: the
+    game page and the score sheet name the same one; only the counting sentence differs."""
+    type(other_player).objects.filter(pk=other_player.pk).update(email_confirmed_at=None)
+    other_player.refresh_from_db()
+    game = real_game(django_capture_on_commit_callbacks, player, other_player)
+    game.refresh_from_db()
+    assert game.uncounted == game.Uncounted.UNCONFIRMED
+    winner = game.seats.get(rank=1).user.public_name
+    page = as_user(player).get(game.get_absolute_url()).content.decode()
+    sheet = as_user(player).get(sheet_url(game)).content.decode()
+    for html in (page, sheet):
+        assert "Winner:" in html and winner in html.split("Winner:", 1)[1][:300]
+    assert "Place 1:" not in sheet
