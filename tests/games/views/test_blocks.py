@@ -38,17 +38,6 @@ NOBODYS = "wanderer@example.org"
 
 
 @pytest.fixture
-def post(django_capture_on_commit_callbacks):
-    """A POST whose work after the commit (the emails) runs as it would after a real one."""
-
-    def post(client, path: str, data: dict | None = None, **extra):
-        with django_capture_on_commit_callbacks(execute=True):
-            return client.post(path, data or {}, **extra)
-
-    return post
-
-
-@pytest.fixture
 def blocked(player, other_player, post):
     """Alice has blocked Bob, from his page, as a person would: the page, then the button."""
     alice = as_user(player)

@@ -25,17 +25,6 @@ BOBS = "bob@example.com"
 NOBODYS = "wanderer@example.org"
 
 
-@pytest.fixture
-def post(django_capture_on_commit_callbacks):
-    """A POST whose work after the commit (the emails) runs as it would after a real one."""
-
-    def post(client, path: str, data: dict | None = None, **extra):
-        with django_capture_on_commit_callbacks(execute=True):
-            return client.post(path, data or {}, **extra)
-
-    return post
-
-
 def table(creator, players: int = 3, **kwargs) -> Game:
     return services.create_game(creator=creator, players=players, side="A", spirits=False, **kwargs)
 

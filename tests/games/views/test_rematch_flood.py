@@ -25,17 +25,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def post(django_capture_on_commit_callbacks):
-    """A POST whose work after the commit (the emails) runs as it would after a real one."""
-
-    def post(client, path: str, data: dict | None = None, **extra):
-        with django_capture_on_commit_callbacks(execute=True):
-            return client.post(path, data or {}, **extra)
-
-    return post
-
-
-@pytest.fixture
 def offer_and_cancel(post):
     def offer_and_cancel(client, old: Game) -> int:
         """One round of the abuse: Play again, then cancel the table it opened; the offer's
