@@ -12,6 +12,8 @@ from collections.abc import Callable
 from django.http import HttpRequest
 from django_ratelimit.core import get_usage, is_ratelimited
 
+from . import identity
+
 logger = logging.getLogger(__name__)
 
 Key = str | Callable[[str, HttpRequest], str]
@@ -67,5 +69,6 @@ def window_in_words(rate: str) -> str:
 
 def normalised_email(address: str) -> str:
     """One spelling per mailbox as far as the site can tell ("Alice@Example.com " is
-    "alice@example.com"), so that a limit per address cannot be dodged by changing case."""
-    return unicodedata.normalize("NFKC", address or "").strip().casefold()
+    "alice@example.com", and "al.ice+2@gmail.com" too: accounts.identity.normalised_email, the
+    rule rated games use), so that a limit per address cannot be dodged by respelling it."""
+    return identity.normalised_email(unicodedata.normalize("NFKC", address or "").casefold())

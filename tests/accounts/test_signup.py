@@ -102,6 +102,20 @@ def test_a_stranger_cannot_flood_one_address_with_sign_up_emails(
     assert User.objects.filter(username__startswith="newcomer").count() == 3
 
 
+def test_respelling_one_mailbox_does_not_dodge_the_cap(django_capture_on_commit_callbacks):
+    # "+tags" and Gmail's dots reach the same mailbox: counted apart, each spelling had 3 emails.
+    spellings = [
+        "victim@gmail.com",
+        "victim+1@gmail.com",
+        "v.ictim@gmail.com",
+        "Victim+x@googlemail.com",
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        answers = [sign_up_from(f"203.0.113.{n}", n, spellings[n]) for n in range(4)]
+    assert [a.status_code for a in answers] == [302] * 3 + [429]
+    assert len(mail.outbox) == 3
+
+
 def test_sign_ups_from_one_client_address_are_limited(django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         answers = [sign_up_from("203.0.113.1", n, f"someone{n}@example.com") for n in range(6)]
