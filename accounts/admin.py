@@ -56,6 +56,10 @@ class BlockAdmin(admin.ModelAdmin):
     def has_change_permission(self, request, obj=None) -> bool:
         return False
 
+    def has_delete_permission(self, request, obj=None) -> bool:
+        # An unblock is the player's, through games.services.blocks (which forgets the cache).
+        return False
+
 
 @admin.register(RetiredUsername)
 class RetiredUsernameAdmin(admin.ModelAdmin):

@@ -19,4 +19,4 @@ class PlayerBackend(ModelBackend):
         working at once on every device. (The password still checks out, so that the log-in
         form can say why it refuses: accounts.moderation.LoginForm.)"""
         user = super().get_user(user_id)
-        return None if user is None or user.suspended_at is not None else user
+        return None if user is None or user.is_suspended else user

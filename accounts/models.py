@@ -219,11 +219,15 @@ class User(AbstractUser):
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
             return zoneinfo.ZoneInfo("UTC")
 
+    @property
+    def reachable(self) -> bool:
+        """Whether the site tells this player about their games at all (emails, Web Push): not a
+        bot, an account still open, not suspended (it cannot act on a turn or an invitation)."""
+        return self.is_active and not self.is_bot and not self.is_suspended
+
     def wants_email(self, kind: str) -> bool:
-        """Whether to send this player an email of this kind (bots never get any, nor a
-        suspended account: it cannot act on a turn, an invitation or a reminder)."""
-        reachable = self.email and self.is_active and not self.is_bot and not self.is_suspended
-        return bool(reachable) and getattr(self, EMAIL_KINDS[kind])
+        """Whether to send this player an email of this kind."""
+        return bool(self.email) and self.reachable and getattr(self, EMAIL_KINDS[kind])
 
     def is_quiet_at(self, moment: datetime) -> bool:
         if self.quiet_start == self.quiet_end:

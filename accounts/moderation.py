@@ -74,7 +74,7 @@ class LoginForm(AuthenticationForm):
 
     def confirm_login_allowed(self, user: User) -> None:
         super().confirm_login_allowed(user)
-        if user.suspended_at is not None:
+        if user.is_suspended:
             raise ValidationError(LOGIN_REFUSED, code="suspended")
 
 

@@ -110,7 +110,7 @@ def send_turn(game_id: int, turn: int) -> int:
     seats = list(game.seats.select_related("user"))
     seat = next(s for s in seats if s.position == game.current_seat)
     user = seat.user
-    if user.is_bot or seat.left or not user.is_active or user.is_suspended:
+    if seat.left or not user.reachable:
         return 0
     if not user.push_subscriptions.exists():
         return 0
@@ -157,7 +157,7 @@ def send_game_over(game_id: int) -> int:
     with_devices = game.seats.filter(user__push_subscriptions__isnull=False).distinct()
     for seat in with_devices.select_related("user").order_by("position"):
         user = seat.user
-        if user.is_bot or not user.is_active or user.is_suspended:
+        if not user.reachable:
             continue
         payload = _payload(
             user, game, f"Game over: {game.title}", _result_words(game, seat), now,
@@ -204,8 +204,7 @@ def send_message(game_id: int, message_id: int, author_id: int, text: str) -> in
     blocking = blockers_among(author, [seat.user for seat in seats])
     for seat in seats:
         user = seat.user
-        unreachable = user.is_bot or not user.is_active or user.is_suspended
-        if user.pk == author_id or unreachable or seat.talk_muted:
+        if user.pk == author_id or not user.reachable or seat.talk_muted:
             continue
         if user.pk in blocking:
             continue
