@@ -163,12 +163,12 @@ def _name_players(rows: list[dict[str, Any]]) -> None:
     """The players' names on the rows shown, read for those rows only: grouping the totals
     with the names joined every account on the site into the grouping."""
     people = User.objects.filter(pk__in=[row["user_id"] for row in rows])
-    named = {p["pk"]: p for p in people.values("pk", "username", "display_name", "bot_level")}
+    named = {p.pk: p for p in people.only("username", "display_name", "bot_level")}
     for row in rows:
         person = named[row["user_id"]]
-        row["username"] = person["username"]
-        row["name"] = person["display_name"] or person["username"]
-        row["is_bot"] = bool(person["bot_level"])
+        row["username"] = person.username
+        row["name"] = person.public_name
+        row["is_bot"] = person.is_bot
 
 
 def _window_totals(filters, since, friends):

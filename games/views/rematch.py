@@ -6,13 +6,13 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from accounts.ratelimits import limited
 from games import services
 from games.models import Game, Seat
-from harmonies_site.views import refusal_fragment
+from games.views.common import refuse
 
 
 def rematch_offer(game: Game, my_seat: Seat | None) -> dict:
@@ -31,12 +31,6 @@ def rematch_offer(game: Game, my_seat: Seat | None) -> dict:
     return {"rematch_offer": "join", "rematch": rematch}
 
 
-def _refused(request: HttpRequest, message: str, status: int) -> HttpResponse:
-    if request.htmx:
-        return refusal_fragment(message, status)
-    return render(request, "games/refused.html", {"message": message}, status=status)
-
-
 @login_required
 @require_POST
 def play_again(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -46,11 +40,11 @@ def play_again(request: HttpRequest, game_id: int) -> HttpResponse:
             "You have asked to play again many times in a short while: please wait a while "
             "before asking again."
         )
-        return _refused(request, message, 429)
+        return refuse(request, message, 429)
     try:
         rematch = services.play_again(game_id=game_id, user=request.user)
     except services.GameError as exc:
-        return _refused(request, exc.message, exc.status)
+        return refuse(request, exc.message, exc.status)
     if rematch.status == Game.Status.OPEN:
         if rematch.created_by_id == request.user.pk:
             messages.success(request, "A new table with the same settings: the others are invited.")
