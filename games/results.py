@@ -157,8 +157,9 @@ def uncounted_words(game: Game, seats: list[Seat] | None = None) -> str:
         return "a resigned solo game counts for nothing"
     if reason == Game.Uncounted.UNCONFIRMED:
         if game.solo:
-            return "the player's email address was not confirmed when it started"
-        return "not every player at the table had confirmed their email address when it started"
+            # Decided when the game starts since games 0018, when it ended before: words for both.
+            return "the player's email address was not confirmed"
+        return "not every player at the table had confirmed their email address"
     if reason == Game.Uncounted.SAME_ADDRESS:
         return "two players at the table shared one email address"
     if reason == Game.Uncounted.HINTED:

@@ -109,6 +109,18 @@ class SeatResult(models.Model):
         return self.place == 1 and self.counts and self.mark not in ("resigned", "dropped")
 
     @property
+    def shown_as_winner(self) -> bool:
+        """Whether pages call this result the winner's: games.results.is_winner, read from the
+        stored result (first, in a game with others not abandoned, still at the table). Counted
+        or not: `won` is the one the records count."""
+        return (
+            self.place == 1
+            and self.players > 1
+            and not self.abandoned
+            and self.mark not in ("resigned", "dropped")
+        )
+
+    @property
     def description(self) -> str:
         kind = "Solo" if self.players == 1 else f"{self.players} players"
         return f"{kind}, side {self.side}" + (", Nature's Spirits" if self.spirits else "")
