@@ -3,7 +3,9 @@ and on the log-in and sign-up pages, the invitation the visitor came from."""
 
 from __future__ import annotations
 
-from django.db.models import F
+from functools import cached_property
+
+from django.db.models import Count, F, Q
 from django.http import HttpRequest
 from django.urls import Resolver404, resolve
 from django.utils.functional import SimpleLazyObject
@@ -14,21 +16,49 @@ from games.models import Game, Seat
 
 def waiting_count(user) -> int:
     """Games in progress where it is this player's turn (one COUNT query)."""
+    return _your_turn(user).count()
+
+
+def _your_turn(user):
     return Seat.objects.filter(
         user=user,
         resigned_at__isnull=True,
         dropped_at__isnull=True,  # a dropped player's turns are the stand-in's, not theirs
         game__status=Game.Status.ACTIVE,
         position=F("game__current_seat"),
-    ).count()
+    )
+
+
+class WaitingCounts:
+    """The games waiting for the player's move (`all`, My games' count) and those of them the
+    header's "Next game" walks (`next`: guided first games are played with the guide, not in a
+    row). Both come from one COUNT query, run when a page first asks for either."""
+
+    def __init__(self, user) -> None:
+        self.user = user
+
+    @cached_property
+    def _counts(self) -> dict[str, int]:
+        return _your_turn(self.user).aggregate(
+            all=Count("pk"), next=Count("pk", filter=Q(game__guided=False))
+        )
+
+    @property
+    def all(self) -> int:
+        return self._counts["all"]
+
+    @property
+    def next(self) -> int:
+        return self._counts["next"]
 
 
 def waiting(request: HttpRequest) -> dict:
     """Lazy: the query runs once, and only on pages that show the navigation."""
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
-        return {"waiting_count": 0}
-    return {"waiting_count": SimpleLazyObject(lambda: waiting_count(user))}
+        return {"waiting_count": 0, "waiting_counts": None}
+    counts = WaitingCounts(user)
+    return {"waiting_count": SimpleLazyObject(lambda: counts.all), "waiting_counts": counts}
 
 
 def invitation_in_next(request: HttpRequest) -> dict:

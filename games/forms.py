@@ -12,6 +12,7 @@ from django.urls import reverse_lazy
 
 from accounts.identity import canonical_username
 from accounts.models import User
+from games import clocks
 from games.models import Game
 
 SEATS = (2, 3, 4)  # the other seats of a table of up to four
@@ -148,8 +149,47 @@ class NewGameForm(forms.Form):
         help_text="When a player runs out of time the site acts as chosen below; until it does, "
         "the others may skip the turn or end the game.",
     )
+    # Missing from a form of an older page: the limit per turn, as it was then.
+    clock = forms.ChoiceField(
+        label="Clock",
+        choices=Game.Clock.choices,
+        initial=Game.Clock.PER_TURN,
+        required=False,
+        widget=forms.RadioSelect,
+        help_text="A limit per turn gives every turn the same time. A time bank is a reserve "
+        "each player spends on their turns as they like, topped up after every move.",
+    )
+    bank_days = forms.IntegerField(
+        required=False,
+        initial=7,
+        label="Days in each player's bank",
+        help_text=f"{clocks.BANK_DAYS[0]} to {clocks.BANK_DAYS[1]} days.",
+        widget=forms.NumberInput(
+            attrs={"min": clocks.BANK_DAYS[0], "max": clocks.BANK_DAYS[1], "inputmode": "numeric"}
+        ),
+    )
+    increment_hours = forms.IntegerField(
+        required=False,
+        initial=12,
+        label="Hours added per move",
+        help_text="Added to the bank after each move, up to the bank's size "
+        f"({clocks.INCREMENT_HOURS[0]} to {clocks.INCREMENT_HOURS[1]} hours).",
+        widget=forms.NumberInput(
+            attrs={
+                "min": clocks.INCREMENT_HOURS[0],
+                "max": clocks.INCREMENT_HOURS[1],
+                "inputmode": "numeric",
+            }
+        ),
+    )
+    pause_weekends = forms.BooleanField(
+        required=False,
+        label="Pause at weekends",
+        help_text="From Saturday 00:00 to Monday 00:00 in the time zone of the player to move, "
+        "the clock stops.",
+    )
     on_timeout = forms.ChoiceField(
-        label="When a turn's time limit passes",
+        label="When a turn's time limit passes or a bank runs out",
         choices=Game.OnTimeout.choices,
         initial=Game.OnTimeout.STAND_IN,
         required=False,
@@ -167,6 +207,12 @@ class NewGameForm(forms.Form):
         required=False,
         label="List this table in the lobby",
         help_text="Anyone logged in can then take a free seat.",
+    )
+    open_to_watchers = forms.BooleanField(
+        required=False,
+        label="Open to watchers",
+        help_text="Anyone can watch the game as it is played (never a player's plan or talk). "
+        "Without this, players can still share a read-only link from the game page.",
     )
 
     def __init__(self, *args, creator: User, **kwargs) -> None:
@@ -188,6 +234,7 @@ class NewGameForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        self._check_clock(data)
         players, invitees = data.get("players") or 1, data.get("invite") or Invitees()
         invitees = self._with_seat_names(players, invitees)
         if "invite" not in self.errors:
@@ -201,6 +248,31 @@ class NewGameForm(forms.Form):
             seats = "no seat" if free == 0 else f"{free} seat{'s' if free > 1 else ''}"
             self.add_error(None, f"This table has {seats} left for friends.")
         return data
+
+    def _check_clock(self, data: dict) -> None:
+        """The clock chosen, as games.clocks.check_clock judges it (so does the writer). The
+        boxes of the clock not chosen are ignored: without scripts the page posts them all; a
+        per-turn limit chosen with a time bank is refused, as both were picked."""
+        if any(name in self.errors for name in ("clock", "turn_limit_days", "on_timeout")):
+            return
+        kind = data.get("clock") or Game.Clock.PER_TURN
+        bank = kind == Game.Clock.BANK
+        if not bank:  # the bank's boxes are not this clock's: what they hold does not matter
+            for name in ("bank_days", "increment_hours"):
+                self._errors.pop(name, None)
+        elif "bank_days" in self.errors or "increment_hours" in self.errors:
+            return
+        try:
+            data["clock"] = clocks.check_clock(
+                kind,
+                data.get("turn_limit_days"),
+                data.get("bank_days") if bank else None,
+                data.get("increment_hours") if bank else 0,
+                bool(data.get("pause_weekends")),
+                stand_in=data.get("on_timeout") == Game.OnTimeout.STAND_IN,
+            )
+        except clocks.ClockError as exc:
+            self.add_error("clock", str(exc))
 
     def _with_seat_names(self, players: int, invitees: Invitees) -> Invitees:
         """The invite box's people and those named in the seats, each once (an error on the

@@ -20,6 +20,7 @@ from django.utils.timezone import template_localtime
 from jinja2 import Environment, Undefined, pass_context
 from markupsafe import Markup, escape
 
+from games.presenters.help import card_help_html
 from games.presenters.score_table import score_table
 from games.templatetags.harmonies import card_face, card_name, cell_words, space_label, token
 from games.templatetags.talk import talk_text
@@ -56,6 +57,7 @@ def environment(**options: Any) -> Environment:
         url=url,
         static=static_url,
         card_face=card_face,
+        card_help=card_help_html,
         token=token,
         score_table=score_table,
         act_form=act_form,

@@ -17,6 +17,7 @@ from django.db.models import Case, DateTimeField, F, Q, Value, When
 from django.utils import timezone
 
 from accounts.models import User
+from games import clocks
 from games.models import Game, Seat
 
 # The warning comes 12 hours before the limit (half-way through a 1-day turn).
@@ -25,11 +26,15 @@ DEADLINE_WARNING = timedelta(hours=12)
 WARNING_GAP = timedelta(hours=2)
 
 
-def deadline_warning(game: Game) -> datetime | None:
+def deadline_warning(game: Game, user: User | None = None) -> datetime | None:
+    """When to warn `user`, the player to move, of the deadline: half-way through the turn or
+    12 hours before its end, whichever is later, in the time their clock counts (a game paused
+    at weekends in their time zone warns 12 counted hours before, never in a paused weekend)."""
     if game.turn_deadline is None or game.turn_started_at is None:
         return None
-    halfway = game.turn_started_at + (game.turn_deadline - game.turn_started_at) / 2
-    return max(halfway, game.turn_deadline - DEADLINE_WARNING)
+    zone = clocks.zone_for(game, user) if user is not None else None
+    half = clocks.counted(game.turn_started_at, game.turn_deadline, zone) / 2
+    return clocks.rewind(game.turn_deadline, min(half, DEADLINE_WARNING), zone)
 
 
 def next_reminder(user: User, game: Game, now: datetime) -> datetime | None:
@@ -39,7 +44,7 @@ def next_reminder(user: User, game: Game, now: datetime) -> datetime | None:
     due = []
     if user.remind_every_hours:
         due.append(now + timedelta(hours=user.remind_every_hours))
-    warning = deadline_warning(game)
+    warning = deadline_warning(game, user)
     if warning is not None and warning > now + WARNING_GAP:
         due.append(warning)
     if not due:

@@ -126,7 +126,10 @@ def starting_reason(seats: list[Seat]) -> str:
 def uncounted_reason(game: Game, seats: list[Seat]) -> str:
     """Why a game that just ended counts for no wins, ratings or records, as a code stored on the
     game (`Game.Uncounted`); "" when it counts. Seats carry their own turns and users. What was
-    decided during play (`starting_reason`, a hint) stays; the accounts' state now is not read."""
+    decided during play (`starting_reason`, a hint) stays; the accounts' state now is not read.
+    A guided first game is a lesson, however it ended: it never counts."""
+    if game.guided:
+        return Game.Uncounted.GUIDED
     if game.end_reason == Game.EndReason.ABANDONED:
         return Game.Uncounted.ABANDONED
     if game.solo and any(seat.left for seat in seats):
@@ -164,6 +167,8 @@ def uncounted_words(game: Game, seats: list[Seat] | None = None) -> str:
         return "two players at the table shared one email address"
     if reason == Game.Uncounted.HINTED:
         return "a hint from the hard bot was taken during it"
+    if reason == Game.Uncounted.GUIDED:
+        return "it was a guided first game, a lesson"
     short = short_of_turns(seats or [])
     if short:
         names = _and([seat.user.public_name for seat in short])

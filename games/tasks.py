@@ -11,9 +11,10 @@ from games.mail import digest, endings, returns, turns
 from games.mail import tables as table_mail
 from games.mail.claims import MISSED_AFTER, SWEEP_BATCH
 from games.models import Game
-from games.services import coaching
+from games.services import coaching, weekly
 from push import notify as push
 from records.tasks import record_game
+from webhooks import notify as webhooks
 
 # Mail tasks retry when the mail server fails, after up to 1, 2, 4, 8, 16 minutes (jittered): all
 # well within the broker's one-hour visibility timeout, so a waiting retry is never redelivered.
@@ -60,6 +61,7 @@ def make_hint(game_id: int, version: int) -> bool:
 def notify_turn(game_id: int, turn: int) -> bool:
     """The "your turn" email; a second run finds the turn already claimed."""
     push.turn_started(game_id, turn)  # its own task and claim: a slow push service holds no email
+    webhooks.turn_started(game_id, turn)  # the chats too, each post its own task
     return turns.send_turn(game_id, turn)
 
 
@@ -90,6 +92,7 @@ def act_on_timeout(game_id: int, turn: int) -> bool:
 @shared_task(name="games.notify_game_over", ignore_result=True, **MAIL_RETRY)
 def notify_game_over(game_id: int) -> int:
     push.game_finished(game_id)
+    webhooks.game_finished(game_id)
     return endings.send_game_over(game_id)
 
 
@@ -189,3 +192,9 @@ def sweep_timeouts() -> int:
     for game_id, turn in due:
         act_on_timeout.delay(game_id, turn)
     return len(due)
+
+
+@shared_task(name="games.sweep_weekly_deal", ignore_result=True)
+def sweep_weekly_deal() -> int:
+    """This week's deal made on Monday, before anyone asks for it (the first visit would)."""
+    return weekly.make_this_weeks_deal()

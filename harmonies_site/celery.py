@@ -36,6 +36,9 @@ SWEEPS = (
     # Finished games whose record task was lost: recorded, so the results tables catch up
     # (the whole history is rebuilt only by hand: `manage.py rebuild_records`).
     ("records.sweep_unrecorded", 10 * 60, 9 * 60),
+    # This week's deal of the week, made soon after Monday 00:00 UTC (a first visit would make
+    # it too; the deal is derived from the week, so making it twice makes the same row).
+    ("games.sweep_weekly_deal", 60 * 60, 50 * 60),
     # Web Push claims older than two days: no task or sweep asks about them any more.
     ("push.prune_deliveries", 60 * 60, 50 * 60),
 )

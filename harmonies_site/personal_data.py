@@ -14,8 +14,10 @@ it, in a form a person and another program can read. The sections, and why each 
   (records.SeatResult) and the review they asked for. Of a game they sat at, the move list as
   records.export gives it: for a finished game the whole export (seed, boards and scores are no
   secret once it is over), for one in progress the actions and site events alone (each seat
-  saw them as they were played; the seed would tell the pouch and deck order). Hints are not
-  stored (an hour in the cache); a game in which one was taken says so in `uncounted`.
+  saw them as they were played; the seed would tell the pouch and deck order). Their own
+  private plan of each game (`your_plan`: notes and pencil marks), never another seat's.
+  Hints are not stored (an hour in the cache); a game in which one was taken says so in
+  `uncounted`.
 - `talk`: the messages they wrote, deleted and hidden ones too, since the rows are kept.
 - `friends`: the players they added or removed (what others noted about them is others' data).
 - `blocked`: the players they blocked; never who blocked them (that, too, is others' data).
@@ -27,6 +29,8 @@ it, in a form a person and another program can read. The sections, and why each 
   daily cap after the invitations themselves are gone).
 - `push_devices`: each device's label, push service host, dates and the notifications sent to
   it; never the endpoint's path or the keys, which are secrets that let anyone push to it.
+- `chat_channels`: each webhook's kind, host, table (or all their tables), dates and last
+  outcome; never the address's path, which lets anyone post to that channel.
 - `calendar_feed`: whether they have one, never its secret address.
 - `ratings` and `standings`: their rows of the leaderboards.
 
@@ -36,7 +40,7 @@ talk or a review of theirs; no password hash, token or secret. An address the
 person typed to invite someone is that someone's personal data, and the file is made to be
 handed on: it is masked ("b…@e….org"), enough to recognise the invitation by, not to write to.
 
-Reads only, in a number of queries that does not grow with the number of games (about 19).
+Reads only, in a number of queries that does not grow with the number of games (about 20).
 """
 
 from __future__ import annotations
@@ -60,6 +64,7 @@ from games.models import (
     Invitation,
     Message,
     Move,
+    Plan,
     Report,
     Review,
     Seat,
@@ -67,6 +72,7 @@ from games.models import (
 from push.models import PushSubscription
 from records import export
 from records.models import Rating, SeatResult, Standing
+from webhooks.models import Webhook
 
 FORMAT = "harmonies-personal-data/1"
 
@@ -99,7 +105,7 @@ SEAT_FIELDS = (
     "position", "joined_at", "final_score", "rank", "resigned_at", "dropped_at", "timed_out_at",
     "turns_missed", "own_turns", "seen_move", "talk_seen", "talk_muted", "remind_at",
     "notified_turn", "timeout_notified_turn", "game_over_notified_at", "cancel_emailed_at",
-    "rematch_emailed_at",
+    "rematch_emailed_at", "bank",
 )  # fmt: skip
 SEAT_FIELDS_LEFT_OUT = {
     "id": "the row's number",
@@ -110,6 +116,13 @@ SEAT_FIELDS_LEFT_OUT = {
 }
 
 RESULT_FIELDS_LEFT_OUT = ("id", "game", "user")
+
+# The player's private plan of a game (games.models.plans), column by column.
+PLAN_FIELDS = ("notes", "marks", "updated_at")
+PLAN_FIELDS_LEFT_OUT = {
+    "id": "the row's number",
+    "seat": "the seat the plan is listed under (the game's `your_seat`)",
+}
 
 
 def file_name(user: User, today: date) -> str:
@@ -138,6 +151,7 @@ def personal_data(user: User, now: datetime | None = None) -> dict[str, Any]:
         "reports": _reports(user),
         "invitations": _invitations(user),
         "push_devices": _push_devices(user),
+        "chat_channels": _chat_channels(user),
         "calendar_feed": {"exists": bool(user.calendar_token)},
         "ratings": [
             _columns(rating, _field_names(Rating, RESULT_FIELDS_LEFT_OUT))
@@ -188,7 +202,7 @@ def _log_ins(user: User) -> dict[str, list[dict[str, Any]]]:
 
 
 def _games(user: User) -> list[dict[str, Any]]:
-    """Every game they sat at, made or were invited to, in seven queries however many."""
+    """Every game they sat at, made or were invited to, in eight queries however many."""
     own_seats = {seat.game_id: seat for seat in Seat.objects.filter(user=user)}
     invited_to = Invitation.objects.filter(user=user).values_list("game_id", flat=True)
     games = list(
@@ -206,6 +220,7 @@ def _games(user: User) -> list[dict[str, Any]]:
     for move in moves.only("game_id", "seq", "seat", "action"):
         moves_by_game[move.game_id].append(move)
     results = {result.game_id: result for result in SeatResult.objects.filter(user=user)}
+    own_plans = {plan.seat_id: plan for plan in Plan.objects.filter(seat__user=user)}
     reviews = {
         review.game_id: review
         for review in Review.objects.filter(game_id__in=list(own_seats))
@@ -220,6 +235,7 @@ def _games(user: User) -> list[dict[str, Any]]:
             moves_by_game[game.pk],
             results.get(game.pk),
             reviews.get(game.pk),
+            own_plans.get(own_seats[game.pk].pk) if game.pk in own_seats else None,
         )
         for game in games
     ]
@@ -233,6 +249,7 @@ def _game(
     moves: list[Move],
     result: SeatResult | None,
     review: Review | None,
+    plan: Plan | None = None,
 ) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "id": game.pk,
@@ -272,6 +289,8 @@ def _game(
             if review
             else None
         ),
+        # Their own private plan: the notes they wrote and the tokens they pencilled.
+        "your_plan": _columns(plan, PLAN_FIELDS) if plan else None,
     }
     if own is not None and game.status == Game.Status.FINISHED:
         entry["export"] = export.game_record(game, seats, moves)
@@ -403,6 +422,21 @@ def _push_devices(user: User) -> list[dict[str, Any]]:
             ],
         }
         for device in devices
+    ]
+
+
+def _chat_channels(user: User) -> list[dict[str, Any]]:
+    return [
+        {
+            "kind": hook.kind,
+            "host": urlsplit(hook.url).hostname,
+            "game": hook.game_id,  # None: every table of theirs
+            "added_at": hook.created_at,
+            "last_delivered_at": hook.last_ok_at,
+            "last_error": hook.last_error,
+            "last_error_at": hook.last_error_at,
+        }
+        for hook in Webhook.objects.filter(owner=user).order_by("created_at", "pk")
     ]
 
 

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "games",
     "records",
     "push",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
@@ -102,6 +103,7 @@ CONTEXT_PROCESSORS = [
     "accounts.context_processors.user_timezone",
     "games.context_processors.waiting",
     "games.context_processors.invitation_in_next",
+    "webhooks.context_processors.table_channel",  # a function; it reads only when a page calls it
 ]
 TEMPLATES = [
     {
@@ -260,6 +262,7 @@ CELERY_TASK_ROUTES = {
     "games.notify_table_cancelled": {"queue": "mail"},
     "accounts.*": {"queue": "mail"},  # account emails (confirmations, notices), if queued
     "push.*": {"queue": "mail"},  # Web Push, each its own task: a slow push service holds no email
+    "webhooks.*": {"queue": "mail"},  # chat webhooks, each post its own task (webhooks/tasks.py)
 }
 
 # --- Auth ----------------------------------------------------------------------------------------

@@ -149,8 +149,9 @@ def _turn_words(game: Game, seats: list[Seat], seat: Seat, turn: int) -> str:
 
 
 def send_game_over(game_id: int) -> int:
-    """The final place and score to every player of a finalized game, once per device."""
-    game = Game.objects.finalized().filter(pk=game_id).first()
+    """The final place and score to every player of a finalized game, once per device (none
+    for a guided first game, which ends on its own page)."""
+    game = Game.objects.finalized().filter(pk=game_id, guided=False).first()
     if game is None:
         return 0
     now, sent, failed = timezone.now(), 0, None

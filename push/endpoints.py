@@ -85,33 +85,35 @@ def _check_key(value: object, size: int, name: str) -> None:
         raise InvalidSubscription(f"The {name} key must be {what} of {size} bytes.")
 
 
-def check_endpoint(endpoint: str) -> list[str]:
+def check_endpoint(endpoint: str, what: str = "push endpoint") -> list[str]:
     """The addresses of the endpoint's host, to connect to; raises InvalidSubscription unless the
-    endpoint is an https URL of a public host, every address of which is public."""
+    endpoint is an https URL of a public host, every address of which is public. `what` names the
+    address in the refusal's words (webhooks.addresses checks a chat webhook's with this too)."""
     if len(endpoint) > MAX_ENDPOINT_LENGTH or any(c.isspace() or ord(c) < 32 for c in endpoint):
-        raise InvalidSubscription("The push endpoint is not a valid address.")
+        raise InvalidSubscription(f"The {what} is not a valid address.")
     try:
         parts = urlsplit(endpoint)
         port = parts.port
     except ValueError:
-        raise InvalidSubscription("The push endpoint is not a valid address.") from None
+        raise InvalidSubscription(f"The {what} is not a valid address.") from None
     if parts.scheme != "https":
-        raise InvalidSubscription("The push endpoint must be an https address.")
+        raise InvalidSubscription(f"The {what} must be an https address.")
     host = parts.hostname
     if not host or parts.username is not None or parts.password is not None:
-        raise InvalidSubscription("The push endpoint must name a host, without a user or password.")
-    literal = _address_literal(host)
+        raise InvalidSubscription(f"The {what} must name a host, without a user or password.")
+    literal = _address_literal(host, what)
     if settings.PUSH_ALLOW_PRIVATE_ENDPOINTS:
-        return [literal] if literal else _resolve(host)  # tests: a push service on this machine
+        # Tests: a push service (or a chat) on this machine.
+        return [literal] if literal else _resolve(host, what)
     if port not in (None, 443):
-        raise InvalidSubscription("The push endpoint must use the standard https port.")
-    addresses = [literal] if literal else _resolve(host)
+        raise InvalidSubscription(f"The {what} must use the standard https port.")
+    addresses = [literal] if literal else _resolve(host, what)
     if not all(_is_public(address) for address in addresses):
-        raise InvalidSubscription("The push endpoint must be on the public internet.")
+        raise InvalidSubscription(f"The {what} must be on the public internet.")
     return addresses
 
 
-def _address_literal(host: str) -> str:
+def _address_literal(host: str, what: str) -> str:
     """The IP address the host is, written plainly ("" for a host name). An IPv4 address written
     in any other way is refused: parsers and resolvers disagree on those, and no push service
     uses them."""
@@ -122,19 +124,19 @@ def _address_literal(host: str) -> str:
         pass
     if _NUMBER_LABEL.fullmatch(bare.rsplit(".", 1)[-1]):
         raise InvalidSubscription(
-            "The push endpoint's address is not written as a host name or a plain IP address."
+            f"The {what}'s address is not written as a host name or a plain IP address."
         )
     return ""
 
 
-def _resolve(host: str) -> list[str]:
+def _resolve(host: str, what: str) -> list[str]:
     try:
         found = socket.getaddrinfo(host, 443, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError):
-        raise HostNotFound("The push endpoint's host could not be found.") from None
+        raise HostNotFound(f"The {what}'s host could not be found.") from None
     addresses = list(dict.fromkeys(sockaddr[0] for *_, sockaddr in found))
     if not addresses:
-        raise HostNotFound("The push endpoint's host could not be found.")
+        raise HostNotFound(f"The {what}'s host could not be found.")
     return addresses
 
 

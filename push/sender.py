@@ -85,7 +85,9 @@ class _PinnedAdapter(HTTPAdapter):
         return host_params, pool_kwargs
 
 
-def _session(host: str, address: str) -> requests.Session:
+def pinned_session(host: str, address: str) -> requests.Session:
+    """A session that reaches `host` only, at the checked `address`, and follows no redirect
+    (webhooks.sender posts to chat webhooks through it too)."""
     session = _NoRedirects()
     # No proxy from the environment: a proxy would look the host up again itself.
     session.trust_env = False
@@ -96,7 +98,7 @@ def _session(host: str, address: str) -> requests.Session:
     return session
 
 
-def _never_connected(exc: requests.RequestException) -> bool:
+def never_connected(exc: requests.RequestException) -> bool:
     """The connection to this address was not made, so nothing was sent: the next may be tried
     without the push arriving twice."""
     if isinstance(exc, requests.ConnectTimeout):
@@ -110,7 +112,7 @@ def _post(subscription: PushSubscription, addresses: list[str], payload: dict, t
     unreachable = None
     for address in addresses[:ADDRESSES_TRIED]:
         try:
-            with _session(host, address) as session:
+            with pinned_session(host, address) as session:
                 webpush(
                     subscription_info=subscription.as_info(),
                     data=json.dumps(payload, separators=(",", ":")),
@@ -123,7 +125,7 @@ def _post(subscription: PushSubscription, addresses: list[str], payload: dict, t
                 )
             return
         except requests.RequestException as exc:
-            if not _never_connected(exc):
+            if not never_connected(exc):
                 raise
             unreachable = exc
     raise unreachable

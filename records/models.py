@@ -90,6 +90,8 @@ class SeatResult(models.Model):
         indexes = [
             models.Index(fields=["pool", "finished_at"]),
             models.Index(fields=["user", "-finished_at"]),
+            # A player's best boards (records.chart_data): their top few rows, not all of them.
+            models.Index(fields=["user", "-total"], name="result_best_of_player"),
             models.Index(fields=["pool", "side", "spirits", "-total"]),
             # The solo high scores, in the board's order: its first rows are the top ten.
             models.Index(
@@ -237,3 +239,31 @@ class Tally(models.Model):
 
     def __str__(self) -> str:
         return f"{self.board} {self.pool}/{self.side or '*'}/{self.players}/{self.spirits or '*'}"
+
+
+class CategorySums(models.Model):
+    """Every person's counted results in one pool added up by scoring category: the "all
+    players" average the profile's chart compares a player with, read as a few rows instead of
+    an average over the whole history on each view. `records.category_sums` adds each recorded
+    game (under the recorders' lock) and the rebuild sums the results again, so both agree to
+    the point. Bots' seats are left out: the average is the people's."""
+
+    pool = models.CharField(max_length=8, choices=Pool.choices, unique=True)
+    games = models.PositiveIntegerField(default=0, help_text="Seats added up.")
+    spirit_games = models.PositiveIntegerField(
+        default=0, help_text="Seats in games with Nature's Spirits, the spirit column's divisor."
+    )
+    trees = models.PositiveBigIntegerField(default=0)
+    mountains = models.PositiveBigIntegerField(default=0)
+    fields = models.PositiveBigIntegerField(default=0)
+    buildings = models.PositiveBigIntegerField(default=0)
+    water = models.PositiveBigIntegerField(default=0)
+    animals = models.PositiveBigIntegerField(default=0)
+    spirit = models.PositiveBigIntegerField(default=0)
+    total = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        verbose_name_plural = "category sums"
+
+    def __str__(self) -> str:
+        return f"sums of {self.pool}: {self.games} seats"

@@ -100,7 +100,8 @@ def player_stats(user: User) -> dict[str, Any]:
 def reliability(user: User) -> dict[str, Any]:
     """How dependable a player is: the share of their turns (in games with a time limit or not)
     played within the limit, and the games they left (resigned or dropped)."""
-    seats = Seat.objects.filter(user=user)
+    # A guided first game is a lesson: its turns say nothing of how dependable a player is.
+    seats = Seat.objects.filter(user=user, game__guided=False)
     # An ended game stores each seat's own turns; only the games still going are counted from
     # their move log, so the cost follows the player's games in play, not their whole history.
     stored = seats.aggregate(played=Sum("own_turns"), missed=Sum("turns_missed"))

@@ -23,7 +23,7 @@ from accounts.models import User
 from games import results
 from games.models import Game, Seat
 from games.narration import seat_mark
-from records import places, ratings, standings
+from records import category_sums, places, ratings, standings
 from records.figures import seat_figures, seat_figures_of
 from records.models import GameRecord, Pool, Rating, SeatResult
 
@@ -44,7 +44,9 @@ def _one_writer_at_a_time() -> None:
 
 def _recordable():
     # finalized_at is set once finalize has stored the ranks this app takes its places from.
-    return Game.objects.finalized()
+    # A guided first game is a lesson: never recorded, so no result, standing, place, high
+    # score, history line or profile figure can come from it (the rebuild reads this too).
+    return Game.objects.finalized().filter(guided=False)
 
 
 def pool_of(game: Game, seats: Iterable[Seat]) -> str:
@@ -178,6 +180,7 @@ def record_game(game_id: int) -> bool:
             _rate_one(results, joined_of(seats))
         SeatResult.objects.bulk_create(results)
         standings.add(results)
+        category_sums.add(results)
         if late:
             # Finalized after a later game of its pool moved the ratings: they are applied in
             # finishing order (then id), as the rebuild applies them, from this game on.
@@ -348,6 +351,7 @@ def rebuild(jobs: int = 1) -> dict[str, int]:
         places.refresh_ratings()
         counts["ratings"] = len(table)
         counts["standings"] = standings.refresh_all()
+        category_sums.refresh_all()
     logger.info("records rebuilt: %s", counts)
     return counts
 

@@ -30,6 +30,7 @@ def sweep_unrecorded() -> int:
     now = timezone.now()
     lost = (
         Game.objects.finalized()
+        .filter(guided=False)  # never recorded (records.services._recordable)
         .filter(finalized_at__range=(now - LOST_RECORD_WINDOW, now - LOST_RECORD_AFTER))
         .filter(~Exists(GameRecord.objects.filter(game=OuterRef("pk"))))
         .order_by("finalized_at")

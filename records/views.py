@@ -14,9 +14,9 @@ from games import engine
 from games.models import Game
 from games.talk import may_read as may_read_talk
 from harmonies_site.views import refusal_fragment
+from records import chart_data, presenters, sheets
 from records import export as exporting
 from records import leaderboards as ranking
-from records import presenters, sheets
 from records.forms import LeaderboardFilters
 from records.head_to_head import friends_context
 
@@ -27,14 +27,22 @@ class Refused(Exception):
         self.message, self.status = message, status
 
 
-def _finished_game(game_id: int) -> Game:
+def _finished_game(game_id: int, viewer: User) -> Game:
     """A finished game, which any logged-in player may study: nothing in it is secret any more
-    (the pages still never show the seed)."""
+    (the pages still never show the seed). But a game of a deal of the week shows the deal's
+    pouch order, which is still the secret of everyone yet to play it: its board, replay and
+    export open once the viewer has finished their own game of it, or the week has closed."""
     game = get_object_or_404(Game, pk=game_id)
     if game.status == Game.Status.CANCELLED:
         raise Refused("This table was cancelled.", 409)
     if game.status != Game.Status.FINISHED:
         raise Refused("This game is not over: its score sheet and replay open when it ends.", 403)
+    if game.weekly_deal_id is not None and not game.weekly_deal.revealed_to(viewer):
+        raise Refused(
+            "This game played the deal of the week: its board and replay open to you once you "
+            "have finished your own game of that deal, or when its week closes.",
+            403,
+        )
     return game
 
 
@@ -84,6 +92,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
             raise Http404("No such player.")
         return render(request, "records/deleted_player.html", status=404)
     context = presenters.player_stats(shown)
+    context["charts"] = chart_data.player_charts(shown, context["totals"], context["ratings"])
     context["player"] = shown
     context["page"] = presenters.history(shown, request.GET.get("page"))
     context.update(friends_context(request.user, shown))
@@ -96,11 +105,14 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
 @require_GET
 def sheet(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
-        game = _finished_game(game_id)
+        game = _finished_game(game_id, request.user)
     except Refused as exc:
         return _refuse(request, exc)
     seats = list(game.seats.select_related("user"))
     context = sheets.score_sheet(game, seats)
+    context["points_chart"] = chart_data.points_chart(
+        game, {seat.position: seat.user.public_name for seat in seats}
+    )
     my_seat = next((seat for seat in seats if seat.user_id == request.user.pk), None)
     context["seated"] = my_seat is not None
     # The link only for those the talk is open to (a private table's: its players alone).
@@ -112,7 +124,7 @@ def sheet(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
-        game = _finished_game(game_id)
+        game = _finished_game(game_id, request.user)
     except Refused as exc:
         return _refuse(request, exc)
     try:
@@ -135,7 +147,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
 def export(request: HttpRequest, game_id: int) -> HttpResponse:
     """The finished game as a JSON file (records.export), for whoever may see its score sheet."""
     try:
-        game = _finished_game(game_id)
+        game = _finished_game(game_id, request.user)
     except Refused as exc:
         return _refuse(request, exc)
     seats = list(game.seats.select_related("user"))

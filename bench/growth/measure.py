@@ -66,7 +66,7 @@ from bench.growth import seed as seeding  # noqa: E402
 from games import presence  # noqa: E402
 from games.models import Game, Seat  # noqa: E402
 from games.tasks import finalize_game  # noqa: E402
-from games.views.game import PAST_PAGE  # noqa: E402
+from games.views.lists import PAST_PAGE  # noqa: E402
 from records.models import Pool, SeatResult  # noqa: E402
 from records.services import rebuild  # noqa: E402
 

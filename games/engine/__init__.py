@@ -18,6 +18,7 @@ from .actions import (
     action_from_json,
 )
 from .cards import ANIMAL_CARD_IDS, SPIRIT_CARD_IDS, Card, UnknownCard, card
+from .explain import CardHelp, ScoreLine, card_help, explain_board, explain_view
 from .hexgrid import SIDES, Geometry, geometry
 from .policies import POLICIES, get_policy, random_policy
 from .queries import (
@@ -57,6 +58,7 @@ __all__ = [
     "TOKEN_SUPPLY",
     "Action",
     "Card",
+    "CardHelp",
     "ChooseSpirit",
     "EndTurn",
     "GameConfig",
@@ -70,6 +72,7 @@ __all__ = [
     "PlayerState",
     "ReplayError",
     "ResetTurn",
+    "ScoreLine",
     "ScoreSheet",
     "StateFormatError",
     "TakeCard",
@@ -80,7 +83,10 @@ __all__ = [
     "animal_cubes",
     "apply",
     "card",
+    "card_help",
     "cube_options",
+    "explain_board",
+    "explain_view",
     "geometry",
     "get_policy",
     "legal_actions",

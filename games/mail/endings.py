@@ -32,7 +32,8 @@ from games.results import counting_sentence
 
 def send_game_over(game_id: int) -> int:
     """Final scores to every player of a finalized game, once each; returns how many were sent."""
-    game = Game.objects.finalized().filter(pk=game_id).first()
+    # A guided first game ends on its own page, where the guide explains the sheet: no email.
+    game = Game.objects.finalized().filter(pk=game_id, guided=False).first()
     if game is None:
         return 0
     seats = list(game.seats.select_related("user").order_by("rank", "position"))
@@ -122,6 +123,7 @@ def games_missing_game_over(now: datetime) -> list[int]:
     )
     games = Game.objects.filter(
         Exists(unclaimed),
+        guided=False,  # never emailed (send_game_over)
         status=Game.Status.FINISHED,
         finalized_at__range=(now - CATCH_UP_WINDOW, now - MISSED_AFTER),
     )

@@ -13,7 +13,7 @@ from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from games import presence
+from games import clocks, presence
 from games.mail import pictures as mail_pictures
 from games.mail import send as emails
 from games.mail.claims import (
@@ -192,7 +192,13 @@ def send_reminder(seat_id: int, due: datetime) -> bool:
     if not user.wants_email("reminder"):
         return False
     seats = list(game.seats.select_related("user"))
-    ctx = {**game_context(game, seats, user), "deadline": deadline}
+    zone = clocks.zone_for(game, user)
+    ctx = {
+        **game_context(game, seats, user),
+        "deadline": deadline,
+        # What the clock still counts (a paused weekend left out): the bank, in a time bank game.
+        "time_left": clocks.duration_words(clocks.counted(now, deadline, zone)) if deadline else "",
+    }
     with give_back_on_failure(Seat.objects.filter(pk=seat_id, remind_at=following), remind_at=due):
         emails.reminder(user, ctx)
     return True

@@ -7,11 +7,14 @@ to what the engine wrote and replays can be compared byte for byte.
 
 from .game import Card, Game, GameQuerySet, Seat, names_in_words, new_invite_token
 from .history import Board, Move, Review
+from .plans import NOTES_LIMIT, Plan
 from .reports import Report, ReportAction
 from .social import INVITATION_LIFETIME, AddressInvitationSent, Invitation, Message
+from .weekly import WeeklyDeal
 
 __all__ = [
     "INVITATION_LIFETIME",
+    "NOTES_LIMIT",
     "AddressInvitationSent",
     "Board",
     "Card",
@@ -20,10 +23,12 @@ __all__ = [
     "Invitation",
     "Message",
     "Move",
+    "Plan",
     "Report",
     "ReportAction",
     "Review",
     "Seat",
+    "WeeklyDeal",
     "names_in_words",
     "new_invite_token",
 ]

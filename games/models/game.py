@@ -79,6 +79,14 @@ class Game(models.Model):
     side = models.CharField(max_length=1, choices=Side.choices, default=Side.A)
     spirits = models.BooleanField(default=False)
     public = models.BooleanField(default=False, help_text="Listed in the lobby for anyone to join.")
+    # Watching a game in progress (games.services.watching): the secret of its read-only link,
+    # made when a player first shares one and dropped when a player revokes it; and whether
+    # anyone at all may watch, without a link.
+    watch_token = models.CharField(max_length=32, unique=True, null=True, blank=True)
+    open_to_watchers = models.BooleanField(default=False)
+    # Which seats have a private plan (games.models.plans), one bit per position: the game page
+    # reads this row anyway, so a player without a plan costs it no query for one.
+    planned_seats = models.PositiveSmallIntegerField(default=0)
     turn_limit_days = models.PositiveSmallIntegerField(
         null=True, blank=True, choices=[(1, "1 day"), (3, "3 days"), (7, "7 days"), (14, "14 days")]
     )
@@ -91,6 +99,21 @@ class Game(models.Model):
     on_timeout = models.CharField(
         max_length=8, choices=OnTimeout.choices, default=OnTimeout.STAND_IN
     )
+
+    class Clock(models.TextChoices):
+        PER_TURN = "turn", "A limit per turn"
+        BANK = "bank", "A time bank"
+
+    # The clock (games/clocks.py): a limit per turn (`turn_limit_days`, none for an untimed game)
+    # or a time bank of `bank_days` per seat gaining `increment_hours` a move; either may skip
+    # weekends in the mover's time zone. Checked by games.clocks.check_clock at creation.
+    clock = models.CharField(max_length=4, choices=Clock.choices, default=Clock.PER_TURN)
+    bank_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    increment_hours = models.PositiveSmallIntegerField(default=0)
+    pause_weekends = models.BooleanField(default=False)
+    # Turns still to play, estimated by games.clocks.turns_left whenever the state is saved:
+    # My games forecasts each game's end from it without reading the state.
+    turns_left = models.PositiveSmallIntegerField(null=True, blank=True)
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token)
 
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
@@ -136,12 +159,17 @@ class Game(models.Model):
         SAME_ADDRESS = "same_address", "Two players at the table shared an email address"
         HINTED = "hinted", "A hint from the hard bot was taken"
         FEW_TURNS = "few_turns", "A player played fewer than 3 turns of their own"
+        GUIDED = "guided", "A guided first game"
 
     # Why the game counts for no wins, ratings or records ("" when it counts), decided by
     # games.results and stored: the players' addresses when it starts (UNCONFIRMED, SAME_ADDRESS),
     # a hint taken during play (HINTED), the rest when it ends. A reason stored before the end
     # stays: every page and email reads this one.
     uncounted = models.CharField(max_length=13, blank=True, default="", choices=Uncounted.choices)
+    # The guided first game (games.services.guide): a fixed solo deal played with the guide
+    # beside the board. It counts for nothing (uncounted GUIDED), is never recorded, emailed or
+    # listed anywhere but its player's My games.
+    guided = models.BooleanField(default=False)
 
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -153,6 +181,17 @@ class Game(models.Model):
     # "Play again": the finished game this table replays. One rematch per game, whoever clicks.
     rematch_of = models.OneToOneField(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch"
+    )
+    # The deal of the week this solo game plays (games.models.weekly), seeded by it. One game
+    # per player and deal: the unique constraint below, whose index (deal first) is also how the
+    # week's board reads one deal's games, so the key needs no index of its own.
+    weekly_deal = models.ForeignKey(
+        "WeeklyDeal",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="games",
+        db_index=False,
     )
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -167,6 +206,17 @@ class Game(models.Model):
                 fields=["finished_at"],
                 condition=models.Q(status="finished", finalized_at__isnull=True),
                 name="game_awaiting_finalize",
+            ),
+        ]
+        constraints = [
+            # A solo game has its creator as its one seat: one game per player and weekly deal.
+            models.UniqueConstraint(
+                fields=["weekly_deal", "created_by"], name="game_one_per_weekly_deal"
+            ),
+            # A guided first game plays its own fixed deal: never a deal of the week.
+            models.CheckConstraint(
+                condition=models.Q(weekly_deal__isnull=True) | models.Q(guided=False),
+                name="game_weekly_never_guided",
             ),
         ]
 
@@ -271,6 +321,9 @@ class Seat(models.Model):
     # unread, and goes in their emails), and whether they muted the game's messages.
     talk_seen = models.PositiveIntegerField(default=0)
     talk_muted = models.BooleanField(default=False)
+    # A time bank game: what is left of this seat's bank, spent and refilled as its turns end
+    # (games/clocks.py); None in a game with a limit per turn.
+    bank = models.DurationField(null=True, blank=True)
 
     class Meta:
         ordering = ["position", "joined_at"]

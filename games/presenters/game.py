@@ -22,7 +22,10 @@ from games.models import Game, Move, Seat, recent_moves
 from games.narration import COLOUR_WORDS, cell_words, describe, end_words, seat_mark
 from games.pictures.boards import board_svg
 from games.pictures.sprite import sprite_url
-from games.presenters import shared_parts
+from games.presenters import plans, shared_parts
+from games.presenters.clocks import clock_line
+from games.presenters.guide import guide_panel
+from games.presenters.help import reminder_open, score_explanations
 from games.presenters.recap import Recap
 from games.presenters.talk import Conversation
 from games.services import coaching
@@ -139,6 +142,10 @@ def game_page(
     for panel in panels:
         if panel.is_me or others_shown:
             panel.draw_board = partial(_board_picture, game, panel, names, marks)
+    # The viewer's own plan (None for anyone else); on their turn its hexes are outlined.
+    plan = plans.for_page(game, viewer_seat, state, view, my_turn=my_turn)
+    if plan is not None and my_turn and plan.pencilled_cells:
+        mine.draw_board = plans.outlined(mine.draw_board, plan.pencilled_cells)
 
     return {
         "game": game,
@@ -153,6 +160,10 @@ def game_page(
         "others": [p for p in panels if not p.is_me],
         "my_turn": my_turn,
         "deadline": game.turn_deadline,
+        # The clock's own words: a turn's time or the mover's bank, counted as the clock counts.
+        "clock_line": clock_line(game, by_position[state.current_seat], viewer_seat)
+        if not finished
+        else "",
         "timed_out": services.timed_out(game) and not my_turn,
         "i_resigned": i_left,
         "i_left_words": _left_words(viewer_seat) if i_left else "",
@@ -173,6 +184,14 @@ def game_page(
             [p.sheet for p in columns], [p.view["animal_cubes"] for p in columns]
         ),
         "player_names": [p.name for p in columns],
+        # How each figure of the score table adds up (worked out when the table is drawn), and
+        # whether the turn reminder starts open (games.presenters.help: at most one query).
+        "score_help": partial(
+            score_explanations, game.side, [p.view for p in columns], [p.sheet for p in columns]
+        ),
+        "turn_reminder_open": viewer_seat is not None
+        and not finished
+        and reminder_open(viewer_seat.user),
         "finished": finished,
         "ranking": final_ranking(game, seats, [p.view["animal_cubes"] for p in panels])
         if finished
@@ -187,9 +206,25 @@ def game_page(
         "hint_allowed": hint_allowed,
         "hint": hint,
         "hint_asked": hint_asked,
+        # The guided first game's guide (None for every other game).
+        "guide": guide_panel(game, viewer_seat),
+        "plan": plan,
+        # The table's watch links, for its players only (the token is their secret to share).
+        "watch_link": _absolute(url("games:watch-link", game.pk, game.watch_token))
+        if viewer_seat is not None and game.watch_token
+        else "",
+        "open_watch_link": _absolute(url("games:watch", game.pk)) if viewer_seat else "",
+        # A watcher's page (games.views.watching) sets these: what it polls and redraws from.
+        "watching": False,
+        "page_url": url("games:detail", game.pk),
+        "watch_poll_token": "",
         # Read only if the page draws the talk: a move's fragments leave it alone.
         "talk": Conversation(game, viewer_seat, viewer_seat.user_id if viewer_seat else None),
     }
+
+
+def _absolute(path: str) -> str:
+    return settings.SITE_URL.rstrip("/") + path
 
 
 @dataclass(frozen=True)
@@ -238,11 +273,30 @@ def score_rows(sheets: list, animal_cubes: list[int]) -> list[dict[str, Any]]:
     (an engine ScoreSheet, a stored result) will do."""
     # Every row has every key: a key missing from a dict costs the template a dir() per lookup.
     rows = [
-        {"label": label, "values": [getattr(sheet, key) for sheet in sheets], "total": False}
+        {
+            "key": key,  # the category, which its explanation is filed under (presenters.help)
+            "label": label,
+            "values": [getattr(sheet, key) for sheet in sheets],
+            "total": False,
+        }
         for key, label in CATEGORIES
     ]
-    rows.append({"label": "Total", "values": [sheet.total for sheet in sheets], "total": True})
-    rows.append({"label": "Animal cubes placed (tie-break)", "values": animal_cubes, "note": True})
+    rows.append(
+        {
+            "key": "total",
+            "label": "Total",
+            "values": [sheet.total for sheet in sheets],
+            "total": True,
+        }
+    )
+    rows.append(
+        {
+            "key": "animal_cubes",
+            "label": "Animal cubes placed (tie-break)",
+            "values": animal_cubes,
+            "note": True,
+        }
+    )
     for row in rows:
         row.setdefault("note", False)
     return rows

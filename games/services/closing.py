@@ -16,7 +16,7 @@ when the player created it. Then what stays of them in the games is made anonymo
 - Invitations to them (by username, or by the address they confirmed) are withdrawn. Those they
   sent were to their own tables: a table still open is cancelled, which tells everyone invited as
   usual (a cancelled table keeps its invitations, as every cancelled table does).
-- Their push devices and calendar address stop at once.
+- Their push devices, chat channels and calendar address stop at once.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from games.models import (
     Invitation,
     Message,
     Move,
+    Plan,
     Seat,
     names_in_words,
 )
@@ -44,6 +45,7 @@ from games.services.core import bump, locked
 from games.services.invitations import Invitee, same_person
 from games.services.tables import cancel_game, leave_game
 from push.models import PushSubscription
+from webhooks.closing import forget_owner as forget_chat_channels
 
 STARTED = (Game.Status.ACTIVE, Game.Status.FINISHED)
 
@@ -60,7 +62,9 @@ def close_account(*, user: User) -> account.Erased:
         _withdraw_invitations(user)
         _delete_talk(user)
         PushSubscription.objects.filter(user=user).delete()
+        forget_chat_channels(user)
         AddressInvitationSent.objects.filter(invited_by=user).delete()
+        Plan.objects.filter(seat__user=user).delete()  # their private notes and pencil marks
         Seat.objects.filter(user=user).update(remind_at=None)  # no reminder sweep finds them
         erased = account.erase(user, now)
         _rename_in_games(user, old_name, named_after_players)

@@ -8,7 +8,7 @@ from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
 from accounts.models import User
-from games import engine, reminders
+from games import clocks, engine, reminders
 from games.models import Game, Move, Seat, recent_moves, table_query
 from games.models.versions import publish_version
 from games.queue import enqueue
@@ -79,6 +79,7 @@ def save_state(
     if (
         after.current_seat != before.current_seat or after.turn != before.turn
     ) and not after.finished:
+        charge_bank(game, before.current_seat, seats)
         start_turn_clock(game, after, seats)
         if after.current_seat != before.current_seat:  # one "your turn" email per turn
             enqueue("games.notify_turn", game.pk, after.turn)
@@ -128,18 +129,41 @@ def start_turn_clock(game: Game, state: engine.GameState, seats: list[Seat] | No
     now = timezone.now()
     game.current_seat = seat = state.current_seat
     game.turn_started_at = now
-    mover = next((s for s in seats or () if s.position == seat), None)
-    if mover is None:
-        mover = game.seats.select_related("user").get(position=seat)
-    # A turn that starts while the player is away counts its limit from their return.
-    clock = mover.user.back_at if mover.user.is_away_at(now) else now
-    game.turn_deadline = (
-        clock + timedelta(days=game.turn_limit_days) if game.turn_limit_days else None
-    )
+    game.turns_left = clocks.turns_left(state)
+    mover = _seat_at(game, seat, seats)
+    clock = clocks.Clock.of(game)
+    if clock.kind == clocks.BANK:
+        allowance = mover.bank if mover.bank is not None else clock.bank
+    else:
+        allowance = timedelta(days=game.turn_limit_days) if game.turn_limit_days else None
+    # A turn that starts while the player is away counts its limit from their return; a paused
+    # weekend, in the mover's time zone, is not counted either (games/clocks.py).
+    start, zone = clocks.counting_from(mover.user, now), clocks.zone_for(game, mover.user)
+    game.turn_deadline = clocks.deadline(start, allowance, zone) if allowance is not None else None
     reminders.plan_turn(game, mover)
     if is_automatic(mover):
         # A moment later, as a person would; the task checks the turn is still due.
         enqueue("games.play_automatic_turn", game.pk, state.turn, countdown=1)
+
+
+def charge_bank(game: Game, position: int | None, seats: list[Seat] | None = None) -> None:
+    """The turn of the seat at `position` ends: in a time bank game its bank keeps what the
+    clock did not count (nothing while the player was away, nor a paused weekend) plus the
+    increment. A turn played by the stand-in after the bank ran out leaves it at the increment."""
+    if game.clock != Game.Clock.BANK or game.turn_deadline is None or position is None:
+        return
+    mover = _seat_at(game, position, seats)
+    now = timezone.now()
+    zone = clocks.zone_for(game, mover.user)
+    left = clocks.counted(clocks.counting_from(mover.user, now), game.turn_deadline, zone)
+    mover.bank = clocks.bank_after_turn(left, clocks.Clock.of(game))
+    Seat.objects.filter(pk=mover.pk).update(bank=mover.bank)
+
+
+def _seat_at(game: Game, position: int, seats: list[Seat] | None) -> Seat:
+    """The seat at `position`, from the table loaded under the lock if given (else read)."""
+    seat = next((s for s in seats or () if s.position == position), None)
+    return seat if seat is not None else game.seats.select_related("user").get(position=position)
 
 
 def parse_action(action: object) -> engine.Action:

@@ -66,6 +66,10 @@ def play_again(*, game_id: int, user: User) -> Game:
                 bots=[s.user for s in seats if s.user.is_bot],
                 turn_limit_days=old.turn_limit_days,
                 on_timeout=old.on_timeout,
+                clock=old.clock,
+                bank_days=old.bank_days,
+                increment_hours=old.increment_hours,
+                pause_weekends=old.pause_weekends,
                 name=old.name,
                 rematch_of=old,
             )

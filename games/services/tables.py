@@ -12,8 +12,8 @@ from django.db import transaction
 
 from accounts.blocks import blocked_ids, blockers_among
 from accounts.models import User
-from games import engine
-from games.models import Game, Seat, names_in_words
+from games import clocks, engine
+from games.models import Game, Seat, WeeklyDeal, names_in_words
 from games.models.versions import publish_version
 from games.queue import enqueue
 from games.results import starting_reason
@@ -54,8 +54,14 @@ def create_game(
     name: str = "",
     on_timeout: str = Game.OnTimeout.STAND_IN,
     rematch_of: Game | None = None,
+    clock: str = Game.Clock.PER_TURN,
+    bank_days: int | None = None,
+    increment_hours: int | None = 0,
+    pause_weekends: bool = False,
+    weekly_deal: WeeklyDeal | None = None,
 ) -> Game:
-    """A new table with the creator (and any bots) seated; it starts once every seat is taken."""
+    """A new table with the creator (and any bots) seated; it starts once every seat is taken.
+    A game of the deal of the week (games.services.weekly) starts from the deal's seed."""
     engine.GameConfig(players=players, side=side, spirits=spirits)  # validates
     people = [
         i for i in invitees_for(invitees, emails) if i.user is None or i.user.pk != creator.pk
@@ -65,6 +71,17 @@ def create_game(
         raise GameError("Only computer opponents can be seated without joining.")
     if on_timeout not in Game.OnTimeout.values:
         raise GameError("Choose what happens when a turn's time limit passes.")
+    try:
+        chosen = clocks.check_clock(
+            clock,
+            turn_limit_days,
+            bank_days,
+            increment_hours,
+            pause_weekends,
+            stand_in=on_timeout == Game.OnTimeout.STAND_IN,
+        )
+    except clocks.ClockError as exc:
+        raise GameError(str(exc)) from None
     if len(people) + len(bots) > players - 1:
         raise GameError(f"A {players}-player game has room for {players - 1} other players.")
     starts_now = 1 + len(bots) == players
@@ -83,10 +100,15 @@ def create_game(
             side=side,
             spirits=spirits,
             public=public,
-            turn_limit_days=turn_limit_days,
+            turn_limit_days=chosen.turn_limit_days,
+            clock=chosen.kind,
+            bank_days=chosen.bank_days,
+            increment_hours=chosen.increment_hours,
+            pause_weekends=chosen.pause_weekends,
             name=" ".join(name.split())[:80],
             on_timeout=on_timeout,
             rematch_of=rematch_of,
+            weekly_deal=weekly_deal,
         )
         Seat.objects.create(game=game, user=creator)
         Seat.objects.bulk_create(Seat(game=game, user=bot) for bot in bots)
@@ -224,11 +246,15 @@ def _check_open_tables(creator: User) -> None:
 def _start(game: Game, joined_by: User) -> None:
     """Seat order is drawn here (a rematch's is rotated); the engine picks the first player
     from the seed."""
-    game.seed = secrets.randbits(62)
+    # Every game of one deal of the week starts from the same seed, hence the same setup.
+    game.seed = game.weekly_deal.seed if game.weekly_deal_id else secrets.randbits(62)
     state = engine.new_game(game.config, game.seed)
     seats = seating_order(game, list(game.seats.select_related("user")))
     positions(game, seats, state.first_seat)
-    Seat.objects.bulk_update(seats, ["position"])
+    bank = clocks.Clock.of(game).bank  # every seat starts with the full bank (or none)
+    for seat in seats:
+        seat.bank = bank
+    Seat.objects.bulk_update(seats, ["position", "bank"])
     seats.sort(key=lambda s: s.position)
     if not game.name:  # named after the players, in seat order
         game.name = names_in_words([s.user.public_name for s in seats])[:80]
@@ -237,7 +263,7 @@ def _start(game: Game, joined_by: User) -> None:
     # Rated or not is fixed here, from the addresses as they are now (games.results).
     game.uncounted = starting_reason(seats)
     game.current_seat = state.current_seat
-    start_turn_clock(game, state)
+    start_turn_clock(game, state, seats)
     if not game.solo:
         enqueue("games.notify_turn", game.pk, state.turn)  # "the game has started: you play first"
         if joined_by.pk != game.created_by_id:  # the creator did not start it: tell them

@@ -27,7 +27,10 @@ from games.talk import (
     refusal_to_post,
 )
 
-__all__ = ["MAX_LENGTH", "RATE", "TalkRefused", "clean_text", "delete", "hide", "post", "set_muted"]
+__all__ = [
+    "MAX_LENGTH", "RATE", "TalkRefused", "channel_changed", "clean_text", "delete", "hide", "post",
+    "set_muted",
+]  # fmt: skip
 
 # Tabs and line breaks are text; every other control character (NUL, escape, ...) is refused,
 # not silently stripped, and so are the bidirectional overrides that make text read backwards.
@@ -109,6 +112,15 @@ def delete(*, game_id: int, message_id: int, user: User, now=None) -> Message:
         message.save(update_fields=["deleted_at"])
         _bump_talk(Game.objects.select_for_update().get(pk=game_id))
     return message
+
+
+def channel_changed(game_id: int) -> None:
+    """Where the table's words go changed (webhooks sets or removes the table's chat channel):
+    every open page redraws its talk, and with it what the page says of the channel, so that no
+    word leaves the table unannounced. Inside the caller's transaction."""
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is not None:
+        _bump_talk(game)
 
 
 def hide(messages) -> int:

@@ -7,6 +7,7 @@ from games import engine, narration
 from games.pictures.cards import card_svg
 from games.pictures.sprite import sprite_url
 from games.pictures.tokens import token_svg
+from games.presenters.help import score_explanations
 from games.presenters.score_table import score_table as _score_table
 
 register = template.Library()
@@ -29,8 +30,15 @@ def card_face(
 
 
 @register.simple_tag
-def score_table(names: list[str], rows: list[dict]) -> SafeString:
-    return _score_table(names, rows)
+def score_table(
+    names: list[str], rows: list[dict], side: str = "", players: list | None = None
+) -> SafeString:
+    """The score table; with the board `side` and the sheet's `players` (each with the engine's
+    `view` of their board, in the columns' order), every figure says how it adds up."""
+    explanations = None
+    if side and players:
+        explanations = score_explanations(side, [player["view"] for player in players])
+    return _score_table(names, rows, explanations)
 
 
 @register.filter

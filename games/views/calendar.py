@@ -50,7 +50,7 @@ def deadline_games(user: User) -> QuerySet[Game]:
         .prefetch_related(None)  # the seats are not shown
         .filter(turn_deadline__isnull=False)
         .annotate(current_turn=Coalesce(Subquery(last_end) + 1, 0))
-        .only("pk", "name", "players", "side", "spirits", "turn_deadline")
+        .only("pk", "name", "players", "side", "spirits", "turn_deadline", "clock")
     )
 
 
@@ -77,7 +77,9 @@ def feed(user: User, now: datetime) -> bytes:
         event.add("summary", f"Your turn in {game.title}")
         event.add(
             "description",
-            f"{game.title} ({game.description}) is waiting for your move. Play by "
+            f"{game.title} ({game.description}) is waiting for your move. "
+            # The true deadline: a time bank's end, weekends paused and days away included.
+            f"{'Your time bank runs out' if game.clock == Game.Clock.BANK else 'Play by'} "
             f"{local:%A %-d %B, %H:%M} ({user.time_zone}).\n{url}",
         )
         event.add("url", url)

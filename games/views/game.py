@@ -5,27 +5,21 @@ from __future__ import annotations
 from csp.decorators import csp_exempt
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
-from django.db.models import Count, F
-from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_POST
 
-from accounts.blocks import kept_apart_ids
 from games import presence, services
-from games.forms import NewGameForm
 from games.jinja import render_blocks, render_page
-from games.models import Game, Invitation, Seat, table_query
+from games.models import Game, Seat, table_query
 from games.models.versions import poll_versions
 from games.pictures.sprite import sprite as game_sprite
 from games.presenters import recap
 from games.presenters.game import LOG_LENGTH, full_log, game_page, log_entry
-from games.services.bots import bots_for
-from games.talk import unread_counts
+from games.services import watching
 from games.views.common import refuse
 from games.views.rematch import rematch_offer
-from games.views.tables import HELD_INVITATIONS, table_page
+from games.views.tables import table_page
 
 GAME_PAGE = "games/game.html"  # a Jinja2 template (templates/jinja2), as its fragments are
 
@@ -36,177 +30,29 @@ ALL_FRAGMENTS = (
 )  # fmt: skip
 CHANGED_BY = {
     # The poll is in each: it names the version it compares, which every action moves on.
-    "take_tokens": ("controls", "poll", "central", "hand", "log"),
-    "place_token": ("controls", "poll", "hand", "my-board", "my-cards", "scores", "log"),
+    # The plan's list of pencilled hexes reads the central board, the hand and the board.
+    "take_tokens": ("controls", "poll", "central", "hand", "plan", "log"),
+    "place_token": ("controls", "poll", "hand", "my-board", "my-cards", "scores", "plan", "log"),
     "take_card": ("controls", "poll", "display", "my-cards", "log"),
-    "place_cube": ("controls", "poll", "my-board", "my-cards", "display", "scores", "log"),
+    "place_cube": ("controls", "poll", "my-board", "my-cards", "display", "scores", "plan", "log"),
     # The turn passes: nothing to click any more, and the page waits for the others.
-    "end_turn": ("controls", "poll", "central", "hand", "my-board", "my-cards", "display", "log"),
+    "end_turn": (
+        "controls",
+        "poll",
+        "central",
+        "hand",
+        "my-board",
+        "my-cards",
+        "display",
+        "plan",
+        "log",
+    ),
     "select": ("hand", "my-board", "my-cards"),
 }
 ACTION_FIELDS = ("space", "colour", "cell", "card_id", "discard")
 # One answer for a game that does not exist and one the caller may not watch: the poll tells
 # nobody else which game ids exist.
 NO_POLL = "There is no such game, or you are not playing in it."
-
-
-# My games shows every game in play; finished and cancelled ones, and invitations, a page at a time
-# (History has every finished game), so that hundreds of invitations cannot bloat the page.
-PAST_PAGE = 30
-INVITATIONS_PAGE = 20
-# Open tables shows at most this many tables per creator, so one account cannot fill it.
-LOBBY_PER_CREATOR = 3
-LOBBY_LENGTH = 50
-
-
-@login_required
-@require_GET
-def my_games(request: HttpRequest) -> HttpResponse:
-    user = request.user
-    games = list(
-        Game.objects.filter(seats__user=user, status__in=[Game.Status.OPEN, Game.Status.ACTIVE])
-        .defer(*Game.PLAY_FIELDS)
-        .prefetch_related("seats__user")
-        .order_by("-updated_at")
-    )
-    # The union of two lookups on the player's own indexed rows, not an OR over joins with
-    # DISTINCT, which made PostgreSQL scan every ended game on the site.
-    theirs = (
-        Seat.objects.filter(user=user)
-        .order_by()
-        .values("game_id")
-        .union(Invitation.objects.filter(user=user).order_by().values("game_id"))
-    )
-    past = (
-        Game.objects.filter(pk__in=theirs, status__in=[Game.Status.FINISHED, Game.Status.CANCELLED])
-        .annotate(ended_at=Coalesce("finished_at", "updated_at"))
-        .defer(*Game.PLAY_FIELDS)
-        .order_by("-ended_at", "-pk")
-        .select_related("created_by")
-        .prefetch_related("seats__user")
-    )
-    finished = Paginator(past, PAST_PAGE).get_page(request.GET.get("page"))
-    invited = (
-        services.pending_invitations()
-        .filter(user=user)
-        .exclude(game__seats__user=user)
-        .select_related("game__created_by", "invited_by")
-        .order_by("-created_at", "-pk")
-    )
-    invitations = Paginator(invited, INVITATIONS_PAGE).get_page(request.GET.get("invitations"))
-    held = _held_invitations(request, exclude=[i.pk for i in invitations])
-    your_turn, waiting, open_tables = [], [], []
-    unread = unread_counts(user)
-    for game in games:
-        game.unread_talk = unread.get(game.pk, 0)
-        seat = next(s for s in game.seats.all() if s.user_id == user.pk)
-        game.to_move = next((s for s in game.seats.all() if s.position == game.current_seat), None)
-        if game.status == Game.Status.OPEN:
-            open_tables.append(game)
-        elif game.current_seat == seat.position and not seat.left:
-            your_turn.append(game)
-        else:
-            # A player who resigned or was dropped waits like the others: a stand-in plays.
-            game.i_left = seat.left
-            waiting.append(game)
-    for game in finished:
-        game.my_seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
-    your_turn.sort(key=lambda g: g.turn_started_at)  # longest waiting first
-    waiting.sort(key=lambda g: g.turn_started_at)
-    return render(
-        request,
-        "games/my_games.html",
-        {
-            "your_turn": your_turn,
-            "waiting": waiting,
-            "open_tables": open_tables,
-            "invitations": invitations,
-            "held_invitations": held,
-            "finished": finished,
-        },
-    )
-
-
-def _held_invitations(request: HttpRequest, exclude: list[int]) -> list:
-    """Invitations whose link was opened in this session and are still waiting: the newcomer finds
-    the table again before their address is confirmed (then the invitation is theirs, above).
-    Each carries its link's token, which is what lets them sit. Links no longer usable (answered,
-    expired, the game started) leave the session, so the list costs nothing once they are."""
-    user, held, kept = request.user, [], []
-    tokens = request.session.get(HELD_INVITATIONS, [])
-    for token in tokens:
-        try:
-            invitation = services.invitation_from_token(token)
-        except services.GameError:
-            continue
-        game = invitation.game
-        if (
-            invitation.user_id not in (None, user.pk)
-            or invitation.declined_at is not None
-            or invitation.is_expired()
-            or game.status != Game.Status.OPEN
-            or game.seats.filter(user=user).exists()
-        ):
-            continue
-        kept.append(token)
-        if invitation.pk not in exclude:  # already listed as theirs
-            invitation.link_token = token
-            held.append(invitation)
-    if kept != tokens:
-        request.session[HELD_INVITATIONS] = kept
-    return held
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def new_game(request: HttpRequest) -> HttpResponse:
-    form = NewGameForm(request.POST or None, creator=request.user)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            game = services.create_game(
-                creator=request.user,
-                players=data["players"],
-                side=data["side"],
-                spirits=data["spirits"],
-                public=data["public"],
-                invitees=data["invite"].users,
-                emails=data["invite"].emails,
-                turn_limit_days=data["turn_limit_days"],
-                on_timeout=data["on_timeout"],
-                bots=bots_for(data["bot_levels"]),
-                name=data["name"],
-            )
-        except services.GameError as exc:
-            form.add_error(None, exc.message)
-        else:
-            return redirect(game)
-    return render(request, "games/new_game.html", {"form": form})
-
-
-@login_required
-@require_GET
-def lobby(request: HttpRequest) -> HttpResponse:
-    newest = (
-        Game.objects.filter(status=Game.Status.OPEN, public=True)
-        .annotate(taken=Count("seats"))
-        .filter(taken__lt=F("players"))
-        .exclude(seats__user=request.user)
-        # Nor a table where someone has a block with the viewer: its seat would be refused.
-        .exclude(seats__user__in=kept_apart_ids(request.user))
-        .select_related("created_by")
-        .order_by("-created_at")
-    )
-    # Newest first, a few per creator: bounded by the per-player cap on open tables.
-    shown: dict[int, int] = {}
-    tables = []
-    for game in newest[: LOBBY_LENGTH * services.MAX_OPEN_TABLES]:
-        shown[game.created_by_id] = shown.get(game.created_by_id, 0) + 1
-        if shown[game.created_by_id] <= LOBBY_PER_CREATOR:
-            tables.append(game)
-        if len(tables) == LOBBY_LENGTH:
-            break
-    return render(request, "games/lobby.html", {"tables": tables})
 
 
 @login_required
@@ -216,6 +62,8 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     if game.status in (Game.Status.OPEN, Game.Status.CANCELLED):
         return table_page(request, game, seats, my_seat)
     if my_seat is None:
+        if game.open_to_watchers and game.status == Game.Status.ACTIVE:
+            return redirect("games:watch", game_id=game.pk)  # anyone may watch this table
         return refuse(request, "You are not playing in this game.", 403)
     presence.mark_present(game.pk, request.user.pk)
     recaps = recap.since_last_visit(game, seats, my_seat)
@@ -318,6 +166,10 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
         # without a version on their own turn, and about the talk alone).
         if wanted is not None and request.GET.get("turn") != "mine":
             presence.mark_present(game_id, viewer)
+    elif "w" in request.GET:
+        # A watcher's page (games.views.watching): its link's token, or none at an open table.
+        if not watching.may_watch(game_id, request.GET.get("w")):
+            return refuse(request, NO_POLL, 404)
     elif not (
         request.user.is_authenticated
         and Game.objects.filter(pk=game_id, seats__user_id=request.user.pk).exists()
@@ -382,13 +234,6 @@ def _action_from_post(post) -> dict:
             numeric = name == "space" and value.isascii() and value.isdigit() and len(value) < 10
             action[name] = int(value) if numeric else value
     return action
-
-
-def home(request: HttpRequest) -> HttpResponse:
-    """Players land on their games; visitors on the introduction."""
-    if request.user.is_authenticated:
-        return redirect("games:mine")
-    return render(request, "home.html")
 
 
 @require_GET

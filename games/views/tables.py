@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games import presence, services
 from games.forms import InviteForm
 from games.models import Game
+from games.presenters.clocks import table_clock_words
 from games.views.common import refuse, seating
 
 
@@ -79,6 +80,15 @@ def invited(request: HttpRequest, token: str) -> HttpResponse:
                 "invitation": invitation,
                 "game": game,
                 "login_url": f"{reverse('login')}?{urlencode({'next': request.path})}",
+                # The guided first game, by an account made on the way (the link is held in
+                # the session, so My games shows the invitation afterwards).
+                "guide_signup_url": f"{reverse('signup')}?"
+                + urlencode(
+                    {
+                        "next": reverse("games:guide"),
+                        **({"email": invitation.email} if invitation.email else {}),
+                    }
+                ),
                 "signup_url": f"{reverse('signup')}?"
                 + urlencode(
                     {
@@ -206,6 +216,7 @@ def table_page(
             "invite_url": invite_url if my_seat else None,
             "invite_form": (invite_form or InviteForm(creator=request.user)) if creating else None,
             "presence_token": presence.token_for(game.pk, request.user.pk) if my_seat else "",
+            "clock_words": table_clock_words(game),
         },
         status=status,
     )

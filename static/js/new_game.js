@@ -22,12 +22,27 @@
       boxes[i].hidden = !!(choice && choice.value && !(input && input.value));
     }
   }
+  // Only the chosen clock's boxes show; the hidden ones are disabled, so they are not posted.
+  function showClock() {
+    var chosen = document.querySelector("input[name=clock]:checked");
+    var kind = chosen ? chosen.value : "turn";
+    var parts = document.querySelectorAll("[data-clock]");
+    for (var i = 0; i < parts.length; i++) {
+      var off = parts[i].getAttribute("data-clock") !== kind;
+      parts[i].hidden = off;
+      var inputs = parts[i].querySelectorAll("input, select");
+      for (var j = 0; j < inputs.length; j++) inputs[j].disabled = off;
+    }
+  }
   document.addEventListener("change", function (event) {
+    if (event.target.name === "clock") showClock();
     if (event.target.name === "players") showSeats();
     if (/^seat_/.test(event.target.name || "")) showFriendBoxes();
   });
   document.addEventListener("DOMContentLoaded", showFriendBoxes);
   if (document.readyState !== "loading") showFriendBoxes();
+  document.addEventListener("DOMContentLoaded", showClock);
+  if (document.readyState !== "loading") showClock();
   document.addEventListener("DOMContentLoaded", showSeats);
   if (document.readyState !== "loading") showSeats();
 })();

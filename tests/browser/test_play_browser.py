@@ -74,6 +74,20 @@ def play_one_step(page: Page, game: Game, turn_index: int) -> None:
     click_and_wait(page, page.get_by_role("button", name="End my turn"))
 
 
+def play_whole_turn(page: Page, game: Game) -> None:
+    """The player of `page` plays their turn with clicks, to its end, once their page (which
+    updates by itself) says it is their turn: the clicks follow the stored state."""
+    expect(page.locator("#controls")).to_contain_text("Your turn", timeout=20_000)
+    game.refresh_from_db()
+    turn = game.engine_state().turn
+    for step in range(40):
+        game.refresh_from_db()
+        if game.engine_state().turn != turn:
+            return
+        play_one_step(page, game, step)
+    raise AssertionError("the turn did not end")
+
+
 def test_two_friends_play_a_whole_game_from_invitation_to_score_sheet(
     live_server, new_page, screenshots, settings
 ):

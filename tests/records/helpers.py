@@ -17,7 +17,7 @@ from games import engine, results, services
 from games.models import Game, Move, Seat
 from games.narration import move_detail
 from records import tasks
-from records.models import GameRecord, Rating, SeatResult, Standing, Tally
+from records.models import CategorySums, GameRecord, Rating, SeatResult, Standing, Tally
 from tests.games.helpers import play_to_the_end, start_game
 
 
@@ -121,5 +121,11 @@ def snapshot() -> dict[str, list[dict]]:
             Tally.objects.values_list(
                 "board", "pool", "side", "players", "spirits", "tenths", "count"
             )
+        ),
+        "category_sums": sorted(
+            CategorySums.objects.values(
+                *[f.name for f in CategorySums._meta.fields if f.name != "id"]
+            ),
+            key=lambda r: r["pool"],
         ),
     }

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from accounts.models import EMAIL_KINDS, User
 from games import engine, services
-from games.models import Game, Invitation, Message, Move, Seat
+from games.models import Game, Invitation, Message, Move, Plan, Seat
 from records.models import GameRecord, Rating, SeatResult
 from tests.factories import UserFactory
 from tests.games.helpers import play_turns, start_game, user_to_move
@@ -163,6 +163,9 @@ def fingerprint() -> tuple:
     what does not (an invitation declined, an email switched off) shows in the other rows."""
     return (
         list(Game.objects.order_by("pk").values_list("pk", "version", "status")),
+        # What changes without a version: the watch link and open table, the private plans.
+        list(Game.objects.order_by("pk").values_list("watch_token", "open_to_watchers")),
+        list(Plan.objects.order_by("pk").values_list("pk", "notes", "marks")),
         Move.objects.count(),
         list(Seat.objects.order_by("pk").values_list("pk", "user_id", "resigned_at", "talk_muted")),
         list(Message.objects.order_by("pk").values_list("pk", "deleted_at", "hidden_by_staff")),

@@ -69,6 +69,8 @@ POST  /accounts/password/reset/            -         nobody  sent    sent     se
 GET   /accounts/password/reset/sent/       -         -       200     200      200     200     200
 GET   /accounts/password/reset/MQ/x-y/     -         -       200     200      200     200     200
 GET   /accounts/password/reset/done/       -         -       200     200      200     200     200
+GET   /rules/                              -         -       200     200      200     200     200
+POST  /rules/                              -         -       405     405      405     405     405
 # An unsubscribe link is the proof, whoever holds it (RFC 8058 one-click: no login, no CSRF);
 # alice's link for "your turn" emails does not switch off her digest.
 GET   /accounts/unsubscribe/turn/{link}/   -         -       200     200      200     200     200
@@ -125,6 +127,23 @@ POST  {G}/talk/mute/                       active    -       login   403      ga
 GET   {G}/talk/mute/                       active    -       login   405      405     405     405
 POST  {G}/talk/999999/delete/              active    -       login   404      404     404     404
 GET   /games/invitation/{token}/           active    -       login   game     game    game    game
+# Each player's private plan: their own to read and write, nobody else's; it is not a move
+GET   {G}/plan/                            active    -       login   403      200     200     403
+hGET  {G}/plan/?colour=blue                active    -       login   403      200     200     403
+POST  {G}/plan/notes/                      active    notes   login   403      game!   game!   403
+hPOST {G}/plan/notes/                      active    notes   login   403      200!    200!    403
+POST  {G}/plan/notes/                      active    novel   login   403      400     400     403
+POST  {G}/plan/pencil/                     active    forged  login   403      400     400     403
+POST  {G}/plan/erase/                      active    forged  login   403      400     400     403
+POST  {G}/plan/clear/                      active    -       login   403      game!   game!   403
+GET   {G}/plan/clear/                      active    -       login   405      405     405     405
+# Watching: a closed table without its link is a game that does not exist, for anyone
+GET   {G}/watch/                           active    -       404     404      404     404     404
+GET   {G}/watch/forged-token-0123456789/   active    -       404     404      404     404     404
+POST  {G}/watchers/                        active    share   login   403      game!   game!   403
+POST  {G}/watchers/                        active    open    login   403      403     game!   403
+POST  {G}/watchers/                        active    junk    login   400      400     400     400
+GET   {G}/watchers/                        active    -       login   405      405     405     405
 # --- Out of time: the others may move the game on, not the player who is late
 POST  {G}/skip/                            timed_out version login   403      game!   409     403
 hPOST {G}/skip/                            timed_out version login   403      game!   409     403
@@ -149,6 +168,11 @@ POST  {G}/replay/                          finished  -       login   405      40
 GET   {G}/talk/                            finished  -       login   403      200     200     403
 hGET  {G}/talk/                            finished  -       login   403      200     200     403
 POST  {G}/talk/                            finished  talk    login   403      409     409     403
+# Its plans are over, and so is watching it
+GET   {G}/plan/                            finished  -       login   403      409     409     403
+POST  {G}/plan/notes/                      finished  notes   login   403      409     409     403
+GET   {G}/watch/                           finished  -       404     404      404     404     404
+POST  {G}/watchers/                        finished  share   login   403      409     409     403
 # --- alice's open private table, carol invited: seen by its players, the invited, link holders
 GET   {G}/                                 open      -       login   403      200     200     403
 hGET  {G}/                                 open      -       login   403      200     200     403
@@ -238,6 +262,14 @@ def post_data(world: World, game, data: str) -> dict:
         return {"token": game.invite_token}
     if data == "foreign":
         return {"token": world.other_open.invite_token}
+    if data == "notes":
+        return {"notes": "Take the bears' fields first."}
+    if data == "novel":
+        return {"notes": "x" * 100_000}
+    if data == "forged":
+        return {"cell": "99,99", "colour": "purple"}
+    if data in ("share", "open"):
+        return {"do": data}
     return {}
 
 

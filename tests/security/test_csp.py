@@ -65,6 +65,8 @@ def pages(world: World) -> list[tuple[str, str, dict]]:
         ("anon", reverse("login"), {}),
         ("anon", reverse("signup"), {}),
         ("anon", reverse("password_reset"), {}),
+        ("anon", reverse("rules"), {}),
+        ("alice", reverse("rules"), {}),
         ("anon", "/nowhere/", {}),
         ("alice", reverse("games:mine"), {}),
         ("alice", reverse("games:new"), {}),

@@ -33,6 +33,7 @@ pytestmark = pytest.mark.django_db
 CSRF = re.compile(r'(csrfmiddlewaretoken" value="|"X-CSRFToken": ")[^"]+')
 WITH_BOARDS = ("active", "timed_out", "finished")
 REPLAY_STEPS = (0, 7, 40, 10_000)
+WATCH_TOKEN = "a-watch-token-for-the-test"
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,15 @@ def requests_to_make(world: World) -> list[Ask]:
             Ask(f"{name} sheet", base + "sheet/"),
         ]
     act, version = f"/games/{active.pk}/act/", active.version
+    # A watcher's page and the plan pad, the other views of a game in progress.
+    Game.objects.filter(pk=active.pk).update(watch_token=WATCH_TOKEN)
+    watch = f"/games/{active.pk}/watch/{WATCH_TOKEN}/"
+    asks += [
+        Ask("a watcher's page", watch),
+        Ask("a watcher's fragment", watch, {"fragment": "game"}, htmx=True),
+        Ask("a watcher's poll", f"/games/{active.pk}/poll/", {"v": "0", "w": WATCH_TOKEN}),
+        Ask("the plan pad", f"/games/{active.pk}/plan/", {"colour": colour}),
+    ]
     asks += [
         Ask("select a token", act[:-4], {"token": colour, "fragment": "select"}, htmx=True),
         Ask("select a card", act[:-4], {"card": held[:1], "fragment": "select"}, htmx=True),
@@ -241,6 +251,8 @@ def test_nothing_sent_depends_on_the_hidden_orders(world):
     assert pages_1[("active page", "mallory")].startswith("403")
     assert pages_1[("active page", "anon")].startswith("302")
     assert pages_1[("finished sheet", "mallory")].startswith("200")
+    assert pages_1[("a watcher's page", "anon")].startswith("200")
+    assert pages_1[("the plan pad", "alice")].startswith("200")
     assert pages_1[("replay 40", "carol")].startswith("200")
     assert Game.objects.get(pk=world.active.pk).version == world.active.version, "moves undone"
     for pages, sent in ((pages_1, sent_1), (pages_2, sent_2)):

@@ -5,7 +5,8 @@ walk: imports written inside functions count too, since they are how a circle hi
 Layers of `games/`, bottom first (a module may import its own layer and those below):
   0 engine/                 the rules, pure Python
   1 models/                 what is stored, and reads of it with no rule of the site
-  2 results talk narration presence reminders queue signals: the site's rules over stored rows
+  2 results talk narration presence reminders queue signals clocks:
+                            the site's rules over stored rows
   3 pictures/               SVG from plain values
   4 services/ presenters/ templatetags/ forms: the one writer; what a page shows
   5 mail/ jinja             emails; the Jinja2 environment
@@ -22,13 +23,13 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("games", "accounts", "records", "push", "harmonies_site")
+PACKAGES = ("games", "accounts", "records", "push", "webhooks", "harmonies_site")
 
 LAYERS = {
     "engine": 0,
     "models": 1,
     "results": 2, "talk": 2, "narration": 2, "presence": 2, "reminders": 2, "queue": 2,
-    "signals": 2,
+    "signals": 2, "clocks": 2,
     "pictures": 3,
     "services": 4, "presenters": 4, "templatetags": 4, "forms": 4,
     "mail": 5, "jinja": 5,

@@ -24,6 +24,7 @@ from tests.clients import as_user
 from tests.factories import UserFactory
 from tests.games.helpers import play_turns, start_game
 from tests.records.helpers import quick_game
+from webhooks.models import Webhook
 
 pytestmark = pytest.mark.django_db
 
@@ -38,6 +39,7 @@ BOB_REVIEW_MARK = "bob's own review, planted"
 BOB_SEEN_BOARDS = "bob's boards seen, planted"
 ATTACKER_ADDRESS = "203.0.113.77"
 PUSH_PATH = "send/alices-secret-endpoint-path"
+HOOK_PATH = "1234/alices-secret-channel-token"
 PUSH_KEY = "BALICESP256DHKEYPLANTEDFORTHETEST"
 PUSH_AUTH = "alices-auth-secret"
 ALICE_REPORT_WORDS = "alice's words on a report, planted"
@@ -110,6 +112,12 @@ def everything(player, other_player, carol):
     )
     PushDelivery.objects.create(
         subscription=device, kind="turn", key=f"{running.pk}:3", claimed_at=timezone.now()
+    )
+    Webhook.objects.create(
+        owner=player,
+        game=running,
+        kind="discord",
+        url=f"https://discord.com/api/webhooks/{HOOK_PATH}",
     )
     player.renew_calendar_token()
     set_away(player, timezone.localdate() + timedelta(days=3))
@@ -208,6 +216,12 @@ def test_the_file_holds_every_section_of_what_the_site_keeps(everything, player)
     [device] = data["push_devices"]
     assert (device["device"], device["push_service"]) == ("Firefox on Android", "push.example.net")
     assert [n["kind"] for n in device["notifications"]] == ["turn"]
+    [channel] = data["chat_channels"]
+    assert (channel["kind"], channel["host"], channel["game"]) == (
+        "discord",
+        "discord.com",
+        everything["running"].pk,
+    )
     assert data["calendar_feed"] == {"exists": True}
 
     assert {(r["pool"], r["scope"]) for r in data["ratings"]} == set(
@@ -236,6 +250,7 @@ def test_nothing_private_of_anyone_else_and_no_secret_is_in_the_file(everything,
         "the push endpoint's path": PUSH_PATH,
         "the push key": PUSH_KEY,
         "the push auth secret": PUSH_AUTH,
+        "the chat channel's path": HOOK_PATH,
         "the running game's seed": str(running.seed),
         "the running game's pouch": '"pouch"',
     }
@@ -273,7 +288,7 @@ def test_the_queries_do_not_grow_with_the_number_of_games(player, other_player, 
     Message.objects.create(game=Game.objects.last(), author=player, position=0, text="hello")
     with CaptureQueriesContext(connection) as many:
         personal_data.personal_data(player)
-    assert len(many) == len(few) <= 20
+    assert len(many) == len(few) <= 21  # one a section: the plans and chat channels came in 36
     assert SeatResult.objects.filter(user=player).count() == 4
 
 

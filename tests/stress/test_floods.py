@@ -13,7 +13,7 @@ from django.urls import reverse
 from games import services
 from games.models import Game, Invitation, Seat
 from games.services import invitations
-from games.views.game import INVITATIONS_PAGE, LOBBY_PER_CREATOR
+from games.views.lists import INVITATIONS_PAGE, LOBBY_PER_CREATOR
 from tests.clients import as_user
 from tests.factories import UserFactory
 

@@ -20,8 +20,10 @@ pytestmark = pytest.mark.django_db
 
 # Issue 16's budget. A page seen before at this version: session, user, the game with its seats
 # and their users, the waiting count; the newest moves and the table talk come from the cache
-# (games/presenters/shared_parts.py), read once per version by whoever looks first.
-PAGE_QUERIES = 5
+# (games/presenters/shared_parts.py), read once per version by whoever looks first. Issue 34
+# adds one: whether the player has finished 3 games yet (the turn reminder opens until then,
+# games/presenters/help.py; past that the cache answers).
+PAGE_QUERIES = 6
 POLL_QUERIES = 1  # the version, once; then the cache answers
 
 

@@ -110,7 +110,9 @@ def test_the_recap_starts_from_the_boards_as_the_player_last_saw_them(
 
     client = Client()
     client.force_login(ann)
-    with django_assert_max_num_queries(5):  # session, user, game and seats, seen, waiting count
+    # Session, user, game and seats, seen, waiting count, and whether Ann has finished 3 games
+    # (the turn reminder, games/presenters/help.py).
+    with django_assert_max_num_queries(6):
         html = client.get(game.get_absolute_url()).content.decode()
 
     assert "<strong>Bob</strong>: 2 tokens" in html

@@ -253,7 +253,8 @@ def test_the_game_page_costs_the_same_queries_whatever_the_log_length(
     client.get(url)  # the first look after the others moved also reads and marks what changed
     with django_assert_num_queries(repeat):
         assert client.get(url).status_code == 200
-    assert first_look <= 8 and repeat <= 5
+    # One of them (issue 34): has the player finished 3 games, which folds the turn reminder.
+    assert first_look <= 9 and repeat <= 6
 
 
 def test_a_polling_page_marks_its_player_as_looking(game, waiting, stranger):

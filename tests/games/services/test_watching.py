@@ -1,0 +1,73 @@
+"""Watch links and open tables: the players share or revoke, the creator opens, and a watcher
+gets the game only while it is played, with the right token."""
+
+import pytest
+
+from games import services
+from games.models import Game
+from games.services import watching
+from tests.games.helpers import play_to_the_end, start_game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_player_shares_one_link_for_the_table(game, player, other_player):
+    token = watching.share(game_id=game.pk, user=player)
+    assert len(token) >= 20
+    assert watching.share(game_id=game.pk, user=other_player) == token
+    assert watching.watched_game(game.pk, token).pk == game.pk
+    assert Game.objects.get(pk=game.pk).version == game.version  # not a move
+
+
+def test_a_revoked_or_forged_token_finds_no_game(game, player):
+    token = watching.share(game_id=game.pk, user=player)
+    with pytest.raises(services.NotFound):
+        watching.watched_game(game.pk, token + "x")
+    watching.revoke(game_id=game.pk, user=player)
+    with pytest.raises(services.NotFound):
+        watching.watched_game(game.pk, token)
+    assert not watching.may_watch(game.pk, token)
+    with pytest.raises(services.NotFound):
+        watching.watched_game(game.pk, None)
+
+
+def test_a_stranger_can_neither_share_nor_open(game, stranger):
+    with pytest.raises(services.NotAllowed):
+        watching.share(game_id=game.pk, user=stranger)
+    with pytest.raises(services.NotAllowed):
+        watching.set_open(game_id=game.pk, user=stranger, open_to_watchers=True)
+    assert Game.objects.get(pk=game.pk).watch_token is None
+
+
+def test_only_the_creator_opens_the_table(game, player, other_player):
+    creator = game.created_by
+    other = other_player if creator == player else player
+    with pytest.raises(services.NotAllowed):
+        watching.set_open(game_id=game.pk, user=other, open_to_watchers=True)
+    watching.set_open(game_id=game.pk, user=creator, open_to_watchers=True)
+    assert watching.watched_game(game.pk, None).pk == game.pk
+    assert watching.may_watch(game.pk, "")
+
+
+def test_a_finished_game_is_no_longer_watched(player, other_player):
+    game = start_game(player, other_player)
+    token = watching.share(game_id=game.pk, user=player)
+    game = play_to_the_end(game)
+    with pytest.raises(watching.GameOver) as refused:
+        watching.watched_game(game.pk, token)
+    assert refused.value.status == 410
+    assert watching.may_watch(game.pk, token)  # the page open at the end hears of it
+    watching.revoke(game_id=game.pk, user=player)
+    assert not watching.may_watch(game.pk, token)
+    with pytest.raises(services.Conflict):
+        watching.share(game_id=game.pk, user=player)
+
+
+def test_a_cancelled_table_is_not_watched(player, other_player):
+    table = services.create_game(creator=player, players=2, side="A", spirits=False)
+    watching.set_open(game_id=table.pk, user=player, open_to_watchers=True)
+    with pytest.raises(services.Conflict):
+        watching.watched_game(table.pk, None)  # not started yet
+    services.cancel_game(game_id=table.pk, user=player)
+    with pytest.raises(watching.GameOver):
+        watching.watched_game(table.pk, None)

@@ -1,0 +1,92 @@
+"""Posting one body to one chat webhook, through the push sender's pinned connection.
+
+The address is checked again before each post (push.endpoints: DNS may have changed since it was
+stored) and the connection goes to an address that check returned, never following a redirect
+(push.sender.pinned_session). What the chat answers decides what happens next: 2xx, posted;
+429 or a server error or no answer, try again later (after Retry-After when the chat says);
+any other refusal is final for this post.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+import requests
+
+from push.endpoints import HostNotFound, InvalidSubscription, check_endpoint
+from push.sender import ADDRESSES_TRIED, never_connected, pinned_session
+
+TIMEOUT_SECONDS = 10
+MAX_RETRY_AFTER = 15 * 60  # within the broker's one-hour visibility timeout
+ERROR_CHARS = 300
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """`ok`, or `error` in words with `retry` (worth trying again, after `retry_after` s)."""
+
+    ok: bool
+    error: str = ""
+    retry: bool = False
+    retry_after: int = 0
+
+
+def post(url: str, body: dict) -> Outcome:
+    """POST `body` as JSON to the webhook at `url`; never raises for the network or the chat."""
+    try:
+        addresses = check_endpoint(url, what="webhook address")
+    except HostNotFound as exc:  # DNS down for a moment, or the host is gone
+        return Outcome(False, str(exc), retry=True)
+    except InvalidSubscription as exc:  # now resolves somewhere private: never again
+        return Outcome(False, str(exc))
+    data = json.dumps(body, separators=(",", ":")).encode()
+    try:
+        response = _post(url, addresses, data)
+    except requests.RequestException as exc:
+        return Outcome(False, f"The chat could not be reached ({type(exc).__name__}).", retry=True)
+    status = response.status_code
+    if 200 <= status < 300:
+        return Outcome(True)
+    said = " ".join(response.text.split())[:120] if response.text else ""
+    error = f"The chat answered {status}" + (f": {said}" if said else ".")
+    if status == 429 or status >= 500:
+        return Outcome(False, error[:ERROR_CHARS], retry=True, retry_after=_retry_after(response))
+    return Outcome(False, error[:ERROR_CHARS])
+
+
+def _post(url: str, addresses: list[str], data: bytes) -> requests.Response:
+    host = urlsplit(url).hostname
+    unreachable = None
+    for address in addresses[:ADDRESSES_TRIED]:
+        try:
+            with pinned_session(host, address) as session:
+                return session.post(
+                    url,
+                    data=data,
+                    headers={"Content-Type": "application/json", "User-Agent": "Harmonies"},
+                    timeout=TIMEOUT_SECONDS,
+                )
+        except requests.RequestException as exc:
+            if not never_connected(exc):
+                raise
+            unreachable = exc
+    raise unreachable
+
+
+def _retry_after(response: requests.Response) -> int:
+    """Seconds the chat asked to wait (Retry-After, or Discord's JSON `retry_after`), capped."""
+    raw = response.headers.get("Retry-After", "")
+    try:
+        seconds = float(raw)
+    except ValueError:
+        seconds = 0.0
+    if not seconds:
+        try:
+            seconds = float(response.json().get("retry_after", 0))
+        except (ValueError, AttributeError, TypeError):
+            seconds = 0.0
+    if seconds != seconds or seconds < 0:  # NaN or negative: ignored
+        return 0
+    return int(min(seconds + 0.999, MAX_RETRY_AFTER))
