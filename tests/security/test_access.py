@@ -5,6 +5,7 @@ The table is the specification. Each cell is the answer a role gets:
     200 204 400 403 404 405 409   that status
     login, admin              a redirect to log in, to the admin's log-in (index: the admin's index)
     game, mine, home, sent    a redirect to the game's page, My games, the home page, "reset sent"
+    prof                      a redirect to the profile
     ...!                      and it happens: the game (or the account) changes
 
 A POST whose cell has no "!" must change nothing. Roles, in the columns:
@@ -42,6 +43,7 @@ REDIRECTS = {
     "mine": "/games/",
     "home": "/",
     "sent": "/accounts/password/reset/sent/",
+    "prof": "/accounts/profile/",
 }
 
 # method: GET or POST, hGET or hPOST as htmx. {G} is /games/<id> of the row's game, {pk} its id.
@@ -202,6 +204,23 @@ POST  {G}/decline/                         cancelled -       login   409      40
 GET   {G}/sheet/                           cancelled -       login   409      409     409     409
 GET   {G}/replay/                          cancelled -       login   409      409     409     409
 GET   /games/invitation/{token}/           cancelled -       login   409      409     409     409
+# --- The lesson, the deal of the week and chat channels (creating a lesson or a weekly game
+# is tested in their own files: the redirect names a game made by the request). A refused
+# channel form without htmx goes back to its page with the reason as a message.
+GET   /games/guide/                        -         -       login   mine     mine    mine    mine
+POST  {G}/guide/finish/                    active    version login   403      403     403     403
+GET   {G}/guide/finish/                    active    -       login   405      405     405     405
+GET   /weekly/                             -         -       login   200      200     200     200
+GET   /weekly/play/                        -         -       login   405      405     405     405
+GET   /weekly/2020-01-07/                  -         -       login   404      404     404     404
+GET   /webhooks/channels/                  -         -       login   200      200     200     200
+POST  /webhooks/channels/                  -         junk    login   400      400     400     400
+POST  /webhooks/tables/{pk}/               active    junk    login   403      game    game    403
+POST  /webhooks/tables/{pk}/               finished  junk    login   403      game    game    403
+POST  /webhooks/channels/999999/test/      -         -       login   prof     prof    prof    prof
+POST  /webhooks/channels/999999/remove/    -         -       login   prof     prof    prof    prof
+hPOST /webhooks/channels/999999/remove/    -         -       login   404      404     404     404
+GET   /webhooks/boards/forged-token.png    -         -       404     404      404     404     404
 # --- Results
 GET   /leaderboards/                       -         -       login   200      200     200     200
 hGET  /leaderboards/?board=wins            -         -       login   200      200     200     200
