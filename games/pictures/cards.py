@@ -213,6 +213,15 @@ def card_face(card_id: str) -> str:
     return _card_face(card_id)
 
 
+# A spirit's scoring line fits the card at 9.5 px up to this many characters; a longer one
+# ("Building group of 2+: 6") is set smaller, or it would run past both edges of the card.
+SCORING_CHARS = 20
+
+
+def _scoring_size(line: str) -> float:
+    return round(9.5 * min(1, SCORING_CHARS / len(line)), 2)
+
+
 @lru_cache(maxsize=64)
 def _card_face(card_id: str) -> str:
     c = card(card_id)
@@ -238,8 +247,9 @@ def _card_face(card_id: str) -> str:
             + f'<line x1="14" x2="{WIDTH - 14}" y1="135" y2="135" stroke="{PAPER_EDGE}"/>'
         )
         parts.extend(
-            f'<text x="{WIDTH / 2}" y="{148 + 12 * i}" text-anchor="middle" font-size="9.5"'
-            f' font-weight="600" fill="{INK_DARK}">{escape(line)}</text>'
+            f'<text x="{WIDTH / 2}" y="{148 + 12 * i}" text-anchor="middle"'
+            f' font-size="{_scoring_size(line)}" font-weight="600" fill="{INK_DARK}">'
+            f"{escape(line)}</text>"
             for i, line in enumerate(_spirit_lines(card_id))
         )
     return "".join(parts)

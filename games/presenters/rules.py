@@ -146,6 +146,19 @@ def rules_page() -> dict[str, Any]:
     }
 
 
+def stand_in_increment() -> int:
+    """The fewest hours a move may add to a time bank when late turns go to the stand-in, as the
+    writer's check decides (with none, a player whose bank ran out could never play again)."""
+    low, high = clocks.INCREMENT_HOURS
+    for hours in range(low, high + 1):
+        try:
+            clocks.check_clock(clocks.BANK, bank_days=clocks.BANK_DAYS[0], increment_hours=hours)
+        except clocks.ClockError:
+            continue
+        return hours
+    raise ValueError("no time added per move suits a stand-in")
+
+
 def site_rules() -> dict[str, Any]:
     """The site's own rules (docs/rules.md §15), each number read where the site applies it: the
     clocks from games.clocks (which the writer's checks use), what a timeout does from the Game
@@ -155,6 +168,7 @@ def site_rules() -> dict[str, Any]:
         "time_limits": list(clocks.TURN_LIMIT_DAYS),
         "bank_days": clocks.BANK_DAYS,
         "increment_hours": clocks.INCREMENT_HOURS,
+        "stand_in_increment": stand_in_increment(),
         "on_timeout": [label for _value, label in Game.OnTimeout.choices],
         "stand_in": STAND_IN_POLICY,
         "min_own_turns": results.MIN_OWN_TURNS,

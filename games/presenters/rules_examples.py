@@ -313,10 +313,26 @@ def _tokens(count: int, kind: str) -> str:
     return f"{count} {kind} token{'s' if count != 1 else ''}"
 
 
+def _columns(side: str, cells: Sequence[int]) -> str:
+    """Where a group of hexes lies, as a player counts columns: "in columns 1 and 2"."""
+    names = geometry(side).names
+    columns = sorted({int(names[cell].split(",")[0]) + 1 for cell in cells})
+    if len(columns) == 1:
+        return f"in column {columns[0]}"
+    listed = ", ".join(str(c) for c in columns[:-1])
+    return f"in columns {listed} and {columns[-1]}"
+
+
 def _islands() -> Example:
+    # The picture outlines nothing (every hex but the water would be): the words say where each
+    # island lies, so that two of one size are told apart.
     sheet = board_sheet("B", ISLANDS)
     lines = [
-        Line(f"An island of {len(cells)} hex{'es' if len(cells) > 1 else ''}", ISLAND_POINTS)
+        Line(
+            f"An island of {len(cells)} hex{'es' if len(cells) > 1 else ''}, "
+            + _columns("B", cells),
+            ISLAND_POINTS,
+        )
         for cells in sheet.islands
     ]
     return _example("islands", "B", ISLANDS, "water", lines, sheet=sheet, title="Islands example")

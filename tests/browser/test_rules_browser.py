@@ -82,3 +82,26 @@ def test_a_player_opens_the_rules_from_the_game_page_on_a_phone(live_server, new
         page.locator(".phone-jumps").get_by_role("link", name="Rules").click()
         on_the_rules(page, "#turn")
         expect(page.locator("#turn")).to_be_in_viewport()
+
+
+# Every card face's words, measured where the browser draws them (the faces live in the sprite):
+# [symbol, words, left edge, right edge] of each centred line.
+CARD_WORDS = """() => [...document.querySelectorAll('symbol[id^="card-"]')].flatMap(symbol =>
+  [...symbol.querySelectorAll('text[text-anchor="middle"]')].map(text => {
+    const x = parseFloat(text.getAttribute('x')), half = text.getComputedTextLength() / 2;
+    return [symbol.id, text.textContent, x - half, x + half];
+  }))"""
+
+
+def test_every_card_faces_words_fit_on_the_card(live_server, new_page):
+    # The spirit cards on the rules page (and every game page) print their scoring on the face:
+    # "Building group of 2+: 6" once ran past both edges of the Stork's card.
+    from games.pictures.cards import WIDTH
+    from games.pictures.sprite import sprite_url
+
+    page = new_page(360, 800)
+    page.goto(live_server.url + sprite_url())
+    lines = page.evaluate(CARD_WORDS)
+    assert len(lines) > 42
+    outside = [line for line in lines if line[2] < 2 or line[3] > WIDTH - 2]
+    assert outside == []

@@ -94,3 +94,14 @@ def test_the_sun_table_gives_every_score_the_engines_suns():
         assert band["suns"] == solo_suns(score, "B", plain)
     assert sun_bonuses() == {"side_a": 1, "no_spirit": 2, "groups_spirit": 1, "count_spirit": 0}
     assert rules_page()["solo_example"]["suns"] == 7  # the rulebook's: 130 on side A with Lion
+
+
+def test_each_island_of_the_example_says_where_it_lies():
+    # Two islands of the same size are told apart by where they are, since the picture does not
+    # outline islands (every hex but the water would be outlined).
+    words = [line.words for line in examples()["islands"].lines]
+    assert words == [
+        "An island of 7 hexes, in columns 1 and 2",
+        "An island of 7 hexes, in columns 4 and 5",
+        "An island of 4 hexes, in column 7",
+    ]

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core import mail
 from django.urls import reverse
 
-from games import services
+from games import clocks, engine, services
 from games.engine.interchange import score_json
 from games.engine.tokens import LEGAL_STACKS
 from games.pictures.boards import describe_stack
@@ -140,3 +140,35 @@ def test_the_invitation_email_links_to_the_rules_by_the_sites_address(
     html_part = message.alternatives[0][0]
     assert f'href="{address}"' in html_part
     assert client.get(address.removeprefix(settings.SITE_URL)).status_code == 200
+
+
+def test_the_time_bank_words_allow_only_what_the_writer_accepts(client):
+    # With a stand-in for late turns the writer refuses a bank that adds nothing per move; the
+    # page once offered "0 to 48 hours" to everyone.
+    page = " ".join(html.unescape(client.get(RULES).content.decode()).split())
+    assert "adds back 0 to 48 hours, chosen with the game (at least 1 hour when a stand-in" in page
+    with pytest.raises(clocks.ClockError):
+        clocks.check_clock(clocks.BANK, bank_days=7, increment_hours=0, stand_in=True)
+    assert clocks.check_clock(clocks.BANK, bank_days=7, increment_hours=1, stand_in=True)
+    assert clocks.check_clock(clocks.BANK, bank_days=7, increment_hours=0, stand_in=False)
+
+
+def test_the_setting_up_tells_how_a_rematch_seats_its_players(client):
+    # games/services/seating.py keeps a rematch's order and passes the first turn on; the page
+    # once said every game draws its seats at random.
+    page = " ".join(client.get(RULES).content.decode().split())
+    assert (
+        "A rematch keeps the last game's order round the table and passes the first turn on to "
+        "the player who played second." in page
+    )
+
+
+def test_a_turn_may_begin_with_a_card_as_the_engine_allows(client, game):
+    # Rules §6.1: the actions come in any order; the page once said only steps 2 to 4 mix, as if
+    # the tokens had to be taken before a card.
+    assert any(
+        isinstance(action, engine.TakeCard) for action in engine.legal_actions(game.engine_state())
+    )
+    page = " ".join(client.get(RULES).content.decode().split())
+    assert "Steps 2 to 4" not in page
+    assert "take a card first, then the tokens" in page
