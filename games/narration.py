@@ -146,6 +146,8 @@ def end_words(game: Any, seats: list[Any]) -> str:
         if game.players == 1:
             return f"{leaving}."
         return f"{leaving}, which ended the game: the boards were scored as they stood."
+    if game.players == 1:
+        return f"{leaving}; the board was scored as it stood."
     return f"{leaving}; the boards were scored as they stood."
 
 

@@ -2,13 +2,14 @@
 
 Run: .venv/bin/python tools/find_guide_deal.py [--start 1] [--count 5000]
 
-The guide (games/guide.py) teaches in this order: take a space, place a token, stack one on it,
-take an animal card, complete its habitat and place a cube, end the turn. A seed qualifies when
-some space of the first central board holds two tokens that stack (green on brown, gray on gray,
-red on brown, gray or red, brown on brown), and some card of the first display has its habitat
-made by that stack and the space's third token, so every step is reachable in the first turn.
+The guide (games/presenters/guide.py) teaches in this order: take a space, place a token, stack
+one on it, take an animal card, complete its habitat and place a cube, end the turn. A seed
+qualifies when some space of the first central board holds two tokens that stack (green on
+brown, gray on gray, red on brown, gray or red, brown on brown), and some card of the first
+display has its habitat made by that stack and the space's third token, so every step is
+reachable in the first turn.
 Prints the qualifying seeds with the line of actions that plays the steps; the chosen seed is
-frozen as `games.guide.GUIDE_SEED`, with that line in tests/games/services/test_guide.py.
+frozen as `games.services.guide.GUIDE_SEED`, with that line in tests/games/services/test_guide.py.
 """
 
 from __future__ import annotations

@@ -135,8 +135,9 @@ def game_page(
     columns = sorted(panels, key=lambda panel: not panel.is_me)
     names = engine.geometry(game.side).names
     fresh = {recap.position: recap.cells for recap in recaps}
-    # Solo and unrated games only: in a game that may be rated the players are on their own.
-    hint_allowed = my_turn and not coaching.may_be_rated(game, seats)
+    # Solo and unrated games only: in a game that may be rated the players are on their own,
+    # and a lesson has its guide (coaching refuses both).
+    hint_allowed = my_turn and not game.guided and not coaching.may_be_rated(game, seats)
     hint, hint_asked = coaching.hint_state(game.pk, game.version) if hint_allowed else (None, False)
     marks = Marks(targets, habitat, fresh, set(hint.get("cells", ())) if hint else set())
     for panel in panels:

@@ -15,6 +15,7 @@ from games import engine
 from games.engine.explain import explain_board
 from games.engine.queries import scored_cards
 from games.models import Game, Seat
+from games.narration import cell_words
 from harmonies_site.addresses import url
 
 
@@ -73,7 +74,7 @@ STEPS = (
         "cube",
         "Place an animal cube",
         "When your board has the habitat drawn on your card, press Place a cube under the card, "
-        "then the outlined hex of your board.",
+        "then the outlined hex of your board (without JavaScript, press Place beside the list).",
         "A cube sits on the hex the card marks, which can take no more tokens; the more cubes "
         "you place, the more the card is worth.",
         "my-cards",
@@ -82,9 +83,10 @@ STEPS = (
     Step(
         "end",
         "End your turn",
-        "Press End my turn (in solo you may first pick a card of the display to discard).",
-        "The central board is refilled for the next turn; a turn can be taken back with Reset "
-        "my turn until you end it.",
+        "Press End my turn. In solo, on a turn when you took no animal card, you may first "
+        "choose a card of the display to discard.",
+        "In solo the tokens left on the central board go back in the box and its 3 spaces are "
+        "refilled for the next turn; until you end it, Reset my turn takes the turn back.",
         "end-turn",
         "turn",
     ),
@@ -140,6 +142,7 @@ class Guide:
     steps: list[dict[str, Any]] = field(default_factory=list)
     sheet_lines: list[dict[str, Any]] = field(default_factory=list)
     score: int = 0
+    suns: int = 0  # what the score would make in a real solo game on the same settings
     rules_url: str = ""
 
 
@@ -158,6 +161,7 @@ def guide_panel(game: Game, viewer_seat: Seat | None) -> Guide | None:
     )
     if guide.finished:
         guide.sheet_lines = sheet_lines(game.side, sheet, state.players[0], spirits=game.spirits)
+        guide.suns = engine.suns(state, sheet.total) or 0
         guide.target = "final"
         return guide
     step, ahead = current_step(state)
@@ -185,8 +189,10 @@ def _situation(state: engine.GameState, step: Step) -> tuple[str, str]:
         tip = _stacking_tip(state.hand)
         return tip, step.target
     if step.key == "stack" and state.hand:
-        if _can_stack(state):
-            return "", step.target
+        stackable = _stackable(state)
+        if stackable:
+            sentence = _and(stackable)
+            return f"{sentence[0].upper()}{sentence[1:]}.", step.target
         return (
             "None of the tokens in your hand can go on top of the ones on your board: place "
             "them, end your turn and take tokens that stack next turn, or press Reset my turn.",
@@ -204,7 +210,7 @@ def _situation(state: engine.GameState, step: Step) -> tuple[str, str]:
             names = _and([engine.card(card_id).name for card_id in options])
             return (
                 f"Build the habitat drawn on your {names} card with the tokens in your hand; "
-                "the card's cube hex is the one with the cube.",
+                "the cube goes on the hex drawn with a cube.",
                 "hand",
             )
         if not taken:
@@ -235,15 +241,19 @@ def _stacking_tip(hand: tuple[str, ...]) -> str:
     return ""
 
 
-def _can_stack(state: engine.GameState) -> bool:
-    """Whether a token in hand can go on top of one already on the board."""
+def _stackable(state: engine.GameState) -> list[str]:
+    """Where a token in hand can go on top of one already on the board, in the words of the
+    list of hexes (without JavaScript nothing else points at them): "the green token can go on
+    your brown token in column 3, 3rd from the top"."""
     index = engine.geometry(state.config.side).index
     stacks = state.players[0].stacks
-    return any(
-        stacks[index[cell]]
-        for colour in set(state.hand)
+    found = [
+        f"the {colour} token can go on your {stacks[index[cell]][-1]} token in {cell_words(cell)}"
+        for colour in sorted(set(state.hand))
         for cell in engine.token_targets(state, colour)
-    )
+        if stacks[index[cell]]
+    ]
+    return found[:3]  # a few are enough to show the way
 
 
 # What each line of the sheet rewards, said once under the player's own figures.

@@ -170,6 +170,8 @@ def resign(*, game_id: int, user: User) -> Game:
             raise Conflict("This game is over: there is nothing left to resign from.")
         if game.status != Game.Status.ACTIVE:
             raise Conflict("Only a game in progress can be resigned.")
+        if game.guided:  # its page offers to end the lesson instead (games.services.guide)
+            raise Conflict("A lesson is not resigned: end it with the guide's button.")
         _refuse_if_left(seat)
         seat.resigned_at = timezone.now()
         seat.save(update_fields=["resigned_at"])

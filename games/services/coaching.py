@@ -3,7 +3,8 @@
 A review is asked for by the seat's own player once the game is over, made once by a task on
 the bots queue and kept. A hint is the hard bot's plan for the rest of the current turn; it is
 refused in a game between players that will count (a rated game in progress is between the
-players alone), and a solo game in which one is taken counts for no records. It is computed by a
+players alone) and in a guided first game (its guide is its help), and a solo game in which one is
+taken counts for no records. It is computed by a
 task too (a few seconds of search must not hold a web process) and kept in the cache for the
 game's version, so asking twice costs nothing.
 """
@@ -159,6 +160,8 @@ def _hint_seat(game_id: int, user: User) -> tuple[Game, Seat]:
     game, seats, seat = _seat_in(game_id, user)
     if game.status != Game.Status.ACTIVE:
         raise Conflict("Hints are for games in progress.")
+    if game.guided:  # the page offers none: the guide beside the board is the lesson's help
+        raise NotAllowed("A guided first game has its guide beside the board, and no hints.")
     if may_be_rated(game, seats):
         raise NotAllowed(
             "Hints are for solo and unrated games: in a rated game the players are on their own."

@@ -12,7 +12,7 @@ again (`games.mail.tables.send_invitation` claims their old seat), and nobody he
 rematch's cancellation by email. A player who has removed the offerer from their friends is not
 invited at all, nor one with a block between them and the offerer (and joining it is refused to
 such a pair, as at any table: games.services.tables.check_not_kept_apart); the view limits how
-often a player may click.
+often a player may click. A guided first game is played again as a lesson (games.services.guide).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from games.models import Game
 from games.services.core import locked
 from games.services.errors import Conflict, NotAllowed
 from games.services.friends import who_removed
+from games.services.guide import start_guided_game
 from games.services.tables import create_game, join_game
 
 
@@ -42,6 +43,10 @@ def play_again(*, game_id: int, user: User) -> Game:
             raise NotAllowed("Only the players of this game can play it again.")
         if old.status != Game.Status.FINISHED:
             raise Conflict("This game is not over yet: play again once it has ended.")
+        if old.guided:
+            # A lesson again, with its guide (or the one in progress): never a real solo game
+            # named "Guided first game" without one.
+            return start_guided_game(user)
         rematch = rematch_of(old)
         if rematch is not None and rematch.status == Game.Status.CANCELLED:
             rematch.rematch_of = None  # cancelled: the next click makes a fresh table

@@ -1,6 +1,7 @@
 """The guided first game in Chromium: from sign-up to its score sheet explained, with a second
 tab on the same lesson that follows without a reload, a reload in the middle, a step done out of
-order, and axe on the guide at a phone's and a desktop's width."""
+order, axe on the guide at a phone's and a desktop's width, and the whole lesson without
+JavaScript on a phone."""
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -138,3 +139,49 @@ def test_the_guide_has_no_serious_accessibility_problem(live_server, new_page, w
     expect(page.get_by_role("heading", name="Your score sheet, line by line")).to_be_visible()
     problems["the sheet"] = serious_problems(page)
     assert problems == {name: [] for name in problems}
+
+
+def test_the_whole_lesson_works_without_javascript_on_a_phone(live_server, browser, screenshots):
+    """Plain forms and links, at 360 px: every step reads as text (the hex to stack on is named
+    as the list names it), the sheet is explained, and "Take the lesson again" is the lesson."""
+    learner = UserFactory(username="learner")
+    game = lessons.start_guided_game(learner)
+    context = browser.new_context(viewport={"width": 360, "height": 780}, java_script_enabled=False)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    log_in(page, live_server.url, "learner")
+    page.get_by_role("link", name="Resume the guided game").click()
+    guide_says(page, "Now: Take a space.")
+
+    def place(colour: str, cell: str) -> None:
+        page.get_by_label(f"Select {colour} token").first.click()
+        page.locator("#hand select[name=cell]").select_option(value=cell)
+        page.locator("#hand").get_by_role("button", name="Place").click()
+
+    page.get_by_role("button", name="Take space 1").click()
+    guide_says(page, "Now: Place a token.")
+    place("brown", "2,2")
+    guide_says(page, "Now: Stack a token.")
+    guide_says(page, "The green token can go on your brown token in column 3, 3rd from the top.")
+    place("green", "2,2")
+    guide_says(page, "Now: Take an animal card.")
+    page.get_by_role("button", name="Take Koala").click()
+    guide_says(page, "Now: Place an animal cube.")
+    place("green", "1,1")
+    guide_says(page, "Your board has the Koala habitat")
+    page.locator("#my-cards").get_by_role("link", name="Place a cube").click()
+    page.locator("#my-cards").get_by_role("button", name="Place").click()
+    guide_says(page, "Now: End your turn.")
+    page.get_by_role("button", name="End my turn").click()
+    guide_says(page, "Now: Read the scores.")
+    page.get_by_role("button", name="Finish the lesson").click()
+    guide_says(page, "Trees: 4 points")
+    guide_says(page, "This board would have made 3 suns")
+    page.screenshot(path=str(screenshots / "guide-no-js-sheet-360.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+    page.get_by_role("button", name="Take the lesson again").click()
+    guide_says(page, "Now: Take a space.")
+    again = Game.objects.get(guided=True, status=Game.Status.ACTIVE)
+    assert again.pk != game.pk and page.url.endswith(again.get_absolute_url())
+    context.close()

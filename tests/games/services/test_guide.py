@@ -6,7 +6,7 @@ from django.core import mail
 
 from games import engine, services
 from games.models import Game
-from games.presenters.guide import STEP_KEYS, current_step, guide_panel, steps_done
+from games.presenters.guide import STEP_KEYS, STEPS, current_step, guide_panel, steps_done
 from games.services import guide as lessons
 
 pytestmark = pytest.mark.django_db
@@ -194,3 +194,32 @@ def test_no_guide_for_other_games_or_viewers(player, game):
     assert guide_panel(game, seat) is None
     lesson = lessons.start_guided_game(player)
     assert guide_panel(lesson, None) is None
+
+
+def test_the_end_step_offers_a_discard_only_on_a_turn_without_a_card(player):
+    """Rules 6.3: the solo discard is for a turn in which no animal card was taken, and the
+    lesson's first turn takes the Koala."""
+    end = next(step for step in STEPS if step.key == "end")
+    assert "took no animal card" in end.todo
+
+
+def test_the_finished_guide_counts_the_suns_as_a_real_game_would(player):
+    """Rules 11: side A adds 1 sun and a game without spirits 2, so 7 points make 3 suns."""
+    game = lessons.start_guided_game(player)
+    for action in LESSON_LINE:
+        game = play(game, player, action)
+    lessons.finish_lesson(game_id=game.pk, user=player, expected_version=game.version)
+    game.refresh_from_db()
+    guide = guide_panel(game, game.seats.get())
+    assert guide.score == 7 and guide.suns == 3
+
+
+def test_play_again_on_a_lesson_is_the_lesson_again(player):
+    from games.services.rematch import play_again
+
+    first = lessons.start_guided_game(player)
+    lessons.finish_lesson(game_id=first.pk, user=player, expected_version=first.version)
+    again = play_again(game_id=first.pk, user=player)
+    assert again.guided and again.pk != first.pk and again.status == Game.Status.ACTIVE
+    assert again.uncounted == Game.Uncounted.GUIDED
+    assert play_again(game_id=first.pk, user=player).pk == again.pk

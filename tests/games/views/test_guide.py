@@ -163,7 +163,9 @@ def test_the_lesson_can_be_ended_at_any_step(player):
     client.post(reverse("games:guide-finish", args=[game.pk]), {"version": game.version})
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.end_reason == Game.EndReason.ENDED
-    assert "Your score sheet, line by line" in page(client, game)
+    html = page(client, game)
+    assert "Your score sheet, line by line" in html
+    assert "The game ended early; the board was scored as it stood." in html  # one board
 
 
 def test_a_stale_finish_says_so_and_changes_nothing(player):
@@ -224,3 +226,76 @@ def test_no_guide_on_a_real_solo_game(player):
 
     game = services.create_game(creator=player, players=1, side="A", spirits=False)
     assert 'id="guide"' not in page(as_user(player), game)
+
+
+def test_a_forged_hint_in_a_lesson_is_refused_and_it_stays_a_lesson(player):
+    """The page offers no hint in a lesson (the guide is its help): a forged request gets none,
+    and the lesson stays GUIDED, never HINTED."""
+    from django.core.cache import cache
+
+    from games.services import coaching
+
+    client = as_user(player)
+    game = lessons.start_guided_game(player)
+    assert "Ask the hard bot for a hint" not in page(client, game)
+    url = reverse("games:hint", args=[game.pk])
+    assert answered(client.post(url)) == 403
+    assert answered(client.post(url, headers={"HX-Request": "true"})) == 403
+    assert answered(client.get(url)) == 403
+    game.refresh_from_db()
+    assert game.uncounted == Game.Uncounted.GUIDED
+    assert cache.get(coaching.hint_key(game.pk, game.version)) is None
+    assert "The hard bot would" not in page(client, game)
+
+
+def test_play_again_after_the_lesson_takes_the_lesson_again(player):
+    """Not a real solo game named "Guided first game" without its guide: the lesson again."""
+    client = as_user(player)
+    game = lessons.start_guided_game(player)
+    client.post(reverse("games:guide-finish", args=[game.pk]), {"version": game.version})
+    html = page(client, game)
+    assert "Take the lesson again" in html and "A new solo game" not in html
+    response = client.post(reverse("games:again", args=[game.pk]))
+    again = Game.objects.exclude(pk=game.pk).get()
+    assert response["Location"] == again.get_absolute_url()
+    assert again.guided and again.uncounted == Game.Uncounted.GUIDED
+    assert again.seed == lessons.GUIDE_SEED and again.rematch_of_id is None
+    assert "Now: Take a space." in page(client, again)
+    # Clicked again on the old page: the lesson in progress, not a third game.
+    assert client.post(reverse("games:again", args=[game.pk]))["Location"] == response["Location"]
+    assert Game.objects.count() == 2
+
+
+def test_the_finished_lesson_says_where_an_invitation_waits(player):
+    """A newcomer who came from an invitation learns first: the sheet's end sends them back to
+    the table they were invited to, not only to a new game of their own."""
+    client = as_user(player)
+    game = lessons.start_guided_game(player)
+    client.post(reverse("games:guide-finish", args=[game.pk]), {"version": game.version})
+    assert "the invitation waits for you in" in page(client, game)
+
+
+def test_without_javascript_the_stack_step_names_the_hex_to_choose(player):
+    """The list of hexes names them by column and row: the guide says which one holds the token
+    to stack on, as the highlighted board does with JavaScript."""
+    client = as_user(player)
+    game = lessons.start_guided_game(player)
+    for action in LESSON_LINE[:2]:  # space 1, then the brown token on column 3, 3rd from the top
+        act(client, game, **action)
+    html = page(client, game)
+    assert "Now: Stack a token." in html
+    assert "your brown token in column 3, 3rd from the top" in html
+
+
+def test_a_forged_resignation_leaves_the_lesson_as_it_was(player):
+    """The page offers no Resign in a lesson (it is ended with the guide's button, as ended, not
+    abandoned): a forged one is refused and changes nothing."""
+    client = as_user(player)
+    game = lessons.start_guided_game(player)
+    version = game.version
+    response = client.post(reverse("games:resign", args=[game.pk]), {"version": version})
+    assert answered(response) == 409
+    game.refresh_from_db()
+    seat = game.seats.get()
+    assert game.status == Game.Status.ACTIVE and game.version == version
+    assert seat.resigned_at is None and not game.moves.exists()
