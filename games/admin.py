@@ -10,6 +10,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from games.models import Game, Invitation, Message, Seat
+from games.presenters.clocks import clock_words
 from games.services import talk
 from games.views import reports_admin  # noqa: F401  (registers the reports, for moderation)
 
@@ -27,6 +28,7 @@ class SeatInline(admin.TabularInline):
         "resigned_at",
         "final_score",
         "rank",
+        "bank",
         "notified_turn",
         "turn_email_claimed_at",
         "remind_at",
@@ -71,7 +73,13 @@ class GameAdmin(admin.ModelAdmin):
         "side",
         "spirits",
         "public",
+        "clock_in_words",
+        "clock",
         "turn_limit_days",
+        "bank_days",
+        "increment_hours",
+        "pause_weekends",
+        "on_timeout",
         "status",
         "end_reason",
         "version",
@@ -96,6 +104,10 @@ class GameAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
+
+    @admin.display(description="clock in words")
+    def clock_in_words(self, game: Game) -> str:
+        return clock_words(game)
 
     @admin.display(description="seed")
     def seed_once_over(self, game: Game) -> str:

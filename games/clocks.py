@@ -84,7 +84,8 @@ def describe(clock: Clock) -> str:
     """ "3 days per turn", "a 7-day time bank, +12 h per move, paused at weekends": the clock in
     words for the table page, the game page and the emails."""
     if clock.kind == BANK:
-        words = f"a {clock.bank_days}-day time bank, +{clock.increment_hours} h per move"
+        added = f"+{clock.increment_hours} h" if clock.increment_hours else "no time added"
+        words = f"a {clock.bank_days}-day time bank, {added} per move"
     elif clock.turn_limit_days:
         days = clock.turn_limit_days
         words = f"{days} day{'s' if days != 1 else ''} per turn"

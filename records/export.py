@@ -16,6 +16,7 @@ from django.urls import reverse
 from games import engine
 from games.engine.interchange import player_board
 from games.models import Game, Move, Seat
+from games.presenters.clocks import clock_words
 from games.results import SITE_EVENTS
 
 FORMAT = "harmonies-game/1"
@@ -65,6 +66,15 @@ def game_record(game: Game, seats: list[Seat], moves: list[Move]) -> dict[str, A
             "side": game.side,
             "spirits": game.spirits,
             "turn_limit_days": game.turn_limit_days,
+            # The whole clock: a limit per turn ("turn", turn_limit_days) or a time bank.
+            "clock": {
+                "kind": game.clock,
+                "turn_limit_days": game.turn_limit_days,
+                "bank_days": game.bank_days,
+                "increment_hours": game.increment_hours,
+                "pause_weekends": game.pause_weekends,
+                "words": clock_words(game),
+            },
             "started_at": _when(game.started_at),
             "finished_at": _when(game.finished_at),
             "end_reason": game.end_reason,

@@ -1,5 +1,6 @@
 """What the pages say about a game's clock: the deadline line of the game page, the clock in
-words on the table page.
+words (`clock_words`) wherever a game's pace is told: the table page, the lobby, the invitation
+and table-started emails, the records export and the admin.
 
 The time left is what the clock counts (games/clocks.py): a weekend paused, or the mover's days
 away, are not in it, so a time bank's figure is the bank itself and not the hours until the
@@ -8,7 +9,7 @@ deadline on a wall clock.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, tzinfo
 
 from django.utils import timezone
 
@@ -23,24 +24,42 @@ def clock_line(game: Game, mover: Seat, viewer: Seat | None, now: datetime | Non
         return ""
     now = now or timezone.now()
     mine = viewer is not None and viewer.pk == mover.pk
-    name = mover.user.public_name
     zone = clocks.zone_for(game, mover.user)
     left = clocks.duration_words(
         clocks.counted(clocks.counting_from(mover.user, now), game.turn_deadline, zone)
     )
     clock = clocks.Clock.of(game)
     if clock.kind == clocks.BANK:
-        whose = "Time bank" if mine else f"{name}'s time bank"
-        lines = [f"{whose}: {left} left (+{clock.increment_hours} h per move)."]
+        whose = "Time bank" if mine else f"{mover.user.public_name}'s time bank"
+        added = f" (+{clock.increment_hours} h per move)" if clock.increment_hours else ""
+        lines = [f"{whose}: {left} left{added}."]
     else:
         lines = [f"Time left for this turn: {left}."]
     if zone is not None and clocks.is_weekend(now, zone) and not mover.user.is_away_at(now):
-        whose = "your time" if mine else f"{name}'s time ({mover.user.time_zone})"
-        lines.append(f"Paused for the weekend until Monday 00:00 {whose}.")
+        lines.append(_pause_words(mover, viewer, zone, now))
     return " ".join(lines)
 
 
+def _pause_words(mover: Seat, viewer: Seat | None, zone: tzinfo, now: datetime) -> str:
+    """Until when the mover's weekend pauses the clock: Monday 00:00 in their time zone, told to
+    another player in that player's own time (their Monday 00:00 may be a Sunday evening). A
+    watcher is not told the mover's time zone, a setting no page shows outside the table."""
+    if viewer is not None and viewer.pk == mover.pk:
+        return "Paused for the weekend until Monday 00:00 your time."
+    name = mover.user.public_name
+    if viewer is None:
+        return f"Paused for {name}'s weekend until Monday 00:00 their time."
+    end = clocks.weekend_end(now, zone).astimezone(viewer.user.tzinfo)
+    return f"Paused for {name}'s weekend until {end:%A %H:%M} your time."
+
+
+def clock_words(game: Game) -> str:
+    """ "3 days per turn", "a 7-day time bank, +12 h per move, paused at weekends", "no time
+    limit": a game's pace in words, the one wording of every page and email that tells it."""
+    return clocks.describe(clocks.Clock.of(game))
+
+
 def table_clock_words(game: Game) -> str:
-    """ "Clock: a 7-day time bank, +12 h per move, paused at weekends." for the table page."""
-    words = clocks.describe(clocks.Clock.of(game))
+    """ "Clock: A 7-day time bank, +12 h per move, paused at weekends." for the table page."""
+    words = clock_words(game)
     return f"Clock: {words[:1].upper()}{words[1:]}."

@@ -5,8 +5,9 @@ its turns have taken in this game (from the end of the turn before to the end of
 from the move log), and the turns still to play are the writer's estimate stored with every new
 turn (`Game.turns_left`, from games.clocks.turns_left). The turns left are walked in seat order
 from the one in progress, each taking its seat's pace (the turn in progress its pace less the time
-it has already taken). The median shrugs off one long absence; a seat with fewer than
-`MIN_TURNS` timed turns gives "not enough turns yet" rather than a guess.
+it has already taken); a turn of a player away starts at their return. The median shrugs off one
+long absence; a seat with fewer than `MIN_TURNS` timed turns gives "not enough turns yet" rather
+than a guess.
 """
 
 from __future__ import annotations
@@ -52,7 +53,9 @@ def _forecast(
     left = game.turns_left
     if not left or game.current_seat is None or game.turn_started_at is None:
         return NOT_YET
-    remaining = timedelta(0)
+    # A turn waits for a player who is away (their clock too): it starts once they are back.
+    players = {s.position: s.user for s in game.seats.all()}  # prefetched by My games
+    at = now
     for ahead in range(left):
         seat = clocks.seat_of_turn_ahead(game.current_seat, game.players, ahead)
         if seat not in paces:
@@ -60,8 +63,10 @@ def _forecast(
         turn = paces[seat]
         if ahead == 0:
             turn = max(turn - (now - game.turn_started_at), timedelta(0))
-        remaining += turn
-    end = (now + remaining).astimezone(zone)
+        if seat in players:
+            at = clocks.counting_from(players[seat], at)
+        at += turn
+    end = at.astimezone(zone)
     year = "" if end.year == now.astimezone(zone).year else f" {end.year}"
     return f"ends about {end.day} {end:%b}{year}"
 

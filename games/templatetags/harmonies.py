@@ -7,6 +7,7 @@ from games import engine, narration
 from games.pictures.cards import card_svg
 from games.pictures.sprite import sprite_url
 from games.pictures.tokens import token_svg
+from games.presenters.clocks import clock_words as _clock_words
 from games.presenters.help import score_explanations
 from games.presenters.score_table import score_table as _score_table
 
@@ -47,6 +48,12 @@ def card_name(card_id: str) -> str:
         return engine.card(card_id).name
     except engine.UnknownCard:
         return card_id
+
+
+@register.filter
+def clock_words(game) -> str:
+    """A game's pace in words ("3 days per turn"), as every page and email words it."""
+    return _clock_words(game)
 
 
 @register.filter

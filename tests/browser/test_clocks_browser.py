@@ -142,7 +142,7 @@ def test_a_weekend_pause_stops_the_clock_until_monday_in_the_players_time_zone(
             "Time left for this turn: 18 h. Paused for the weekend until Monday 00:00 your time."
         )
         expect(deadline_line(pages[second.pk])).to_contain_text(
-            f"Paused for the weekend until Monday 00:00 {first.public_name}'s time (Europe/Paris)."
+            f"Paused for {first.public_name}'s weekend until Monday 00:00 your time."
         )
         # Played on Sunday: the next turn's whole day waits for Monday, on both pages.
         play_whole_turn(pages[first.pk], game)

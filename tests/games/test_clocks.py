@@ -168,6 +168,10 @@ def test_the_clock_in_words():
         clocks.describe(clocks.Clock(clocks.BANK, None, 7, 12, True))
         == "a 7-day time bank, +12 h per move, paused at weekends"
     )
+    # A bank that late players are dropped from may gain nothing: never "+0 h".
+    assert clocks.describe(clocks.Clock(clocks.BANK, None, 1, 0)) == (
+        "a 1-day time bank, no time added per move"
+    )
 
 
 @pytest.mark.parametrize(

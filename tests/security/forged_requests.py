@@ -364,9 +364,14 @@ def broken_new_game(rng: random.Random) -> dict:
         "turn_limit_days": rng.choice(["", "1", "7", junk(rng)]),
         "seat_2": rng.choice(["", "easy", "hard", junk(rng)]),
         "seat_3": rng.choice(["", "medium", junk(rng)]),
+        # The clock's boxes, as a page with or without scripts posts them, or forged.
+        "clock": rng.choice(["", "turn", "bank", junk(rng)]),
+        "bank_days": rng.choice(["", "1", "30", junk(rng)]),
+        "increment_hours": rng.choice(["", "0", "12", junk(rng)]),
+        "pause_weekends": rng.choice(["on", "", junk(rng)]),
         **junk_query(rng),
     }
-    breaker = rng.choice(["players", "side", "invite", "invite-self", "limit", "seat"])
+    breaker = rng.choice(["players", "side", "invite", "invite-self", "limit", "seat", "clock"])
     if breaker == "players":
         data["players"] = rng.choice(["0", "5", "-1", "two", "", "²", "2.0", "02", junk(rng)])
     elif breaker == "side":
@@ -377,11 +382,31 @@ def broken_new_game(rng: random.Random) -> dict:
         data["invite"] = rng.choice(["alice", "ALICE", "alice, bob"])
     elif breaker == "limit":
         data["turn_limit_days"] = rng.choice(["2", "0", "-1", "365", "x"])
+    elif breaker == "clock":
+        data.update(forged_clock(rng))
     else:
         data[rng.choice(["seat_2", "seat_3", "seat_4"])] = rng.choice(["impossible", "bot", "x"])
     if rng.random() < 0.1:
         data["players"] = [junk(rng), data["players"]]
     return data
+
+
+def forged_clock(rng: random.Random) -> dict:
+    """Clock fields no clock is made of (games.clocks.check_clock refuses every one)."""
+    bank = {"clock": "bank", "turn_limit_days": "", "bank_days": "7", "increment_hours": "12"}
+    return rng.choice(
+        [
+            {"clock": rng.choice(["Bank", "turns", "both", "x", "bank turn", "0"])},
+            {"clock": ["turn", "x"]},  # two radios at once: the last one is read
+            {**bank, "bank_days": rng.choice(["0", "31", "-1", "x", "", "1.5", "9" * 30])},
+            {**bank, "increment_hours": rng.choice(["49", "-1", "x", "1e3", "9" * 30])},
+            # No time added per move while late players are stood in for: refused, as a bank
+            # that ran out could never be played again.
+            {**bank, "increment_hours": "0", "on_timeout": "stand_in"},
+            {**bank, "turn_limit_days": rng.choice(["1", "3", "14"])},  # both clocks at once
+            {"clock": "turn", "turn_limit_days": "", "pause_weekends": "on"},  # nothing to pause
+        ]
+    )
 
 
 def forged_new_games(world: World, forger: Forger, rng: random.Random, n: int):

@@ -13,6 +13,7 @@ from accounts.models import User, set_away
 from games import reminders, services, tasks
 from games.models import Game, Seat
 from games.views.calendar import feed
+from tests.clients import as_user
 from tests.games.helpers import play_turns, user_to_move
 
 pytestmark = pytest.mark.django_db
@@ -256,3 +257,87 @@ def test_the_calendar_event_ends_at_the_true_deadline(player, other_player, froz
     # Two days on the clock from Friday noon: Tuesday noon, Paris time (11:00 UTC).
     assert "DTEND:20261208T110000Z" in text
     assert "Your time bank runs out Tuesday 8 December\\, 12:00 (Europe/Paris)." in text
+
+
+def test_the_invitation_and_table_started_emails_word_the_clock_as_the_table_page(
+    player, other_player, django_capture_on_commit_callbacks
+):
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        game = services.create_game(
+            creator=player, players=2, side="A", spirits=False, invitees=[other_player],
+            clock="bank", bank_days=2, increment_hours=6, pause_weekends=True,
+        )  # fmt: skip
+    with django_capture_on_commit_callbacks(execute=True):
+        services.join_game(game_id=game.pk, user=other_player)
+    words = "a 2-day time bank, +6 h per move, paused at weekends"
+    (invitation,) = [m for m in mail.outbox if m.to == [other_player.email]]
+    (started,) = [m for m in mail.outbox if m.subject.startswith("Your table is full")]
+    for message in (invitation, started):
+        assert words in message.body and words in message.alternatives[0][0]
+        assert "per turn" not in message.body
+    assert f"({game.description}; {words})" in invitation.body
+    assert f"Its clock: {words}." in started.body
+
+
+def test_an_invitation_to_an_untimed_game_says_it_has_no_time_limit(
+    player, other_player, django_capture_on_commit_callbacks
+):
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.create_game(
+            creator=player, players=2, side="A", spirits=False, invitees=[other_player]
+        )
+    (invitation,) = mail.outbox
+    assert "(2 players, side A; no time limit)" in invitation.body
+
+
+def test_the_records_export_and_the_admin_show_the_whole_clock(player, other_player, client):
+    from records import export
+    from tests.games.helpers import play_to_the_end
+
+    game = play_to_the_end(bank_game(player, other_player, pause_weekends=True))
+    seats = list(game.seats.select_related("user"))
+    record = export.game_record(game, seats, list(game.moves.all()))
+    assert record["game"]["clock"] == {
+        "kind": "bank", "turn_limit_days": None, "bank_days": 2, "increment_hours": 6,
+        "pause_weekends": True, "words": "a 2-day time bank, +6 h per move, paused at weekends",
+    }  # fmt: skip
+    staff = User.objects.create_user("staff", "staff@example.com", "pw", is_staff=True)
+    staff.is_superuser = True
+    staff.save()
+    client.force_login(staff)
+    html = client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert "a 2-day time bank, +6 h per move, paused at weekends" in html
+    assert "Increment hours" in html and "Pause weekends" in html
+
+
+def test_the_personal_data_download_gives_each_games_clock(player, other_player):
+    from harmonies_site.personal_data import personal_data
+
+    game = bank_game(player, other_player, pause_weekends=True)
+    (entry,) = [g for g in personal_data(other_player)["games"] if g["id"] == game.pk]
+    settings = entry["settings"]
+    assert (settings["clock"], settings["bank_days"], settings["increment_hours"]) == (
+        "bank", 2, 6,
+    )  # fmt: skip
+    assert settings["pause_weekends"] is True
+
+
+def test_a_bank_with_nothing_added_per_move_never_says_plus_0_h(player, other_player, frozen):
+    User.objects.filter(pk__in=[player.pk, other_player.pk]).update(
+        remind_every_hours=0, quiet_start=0, quiet_end=0
+    )
+    game = clocked_game(
+        player, other_player, clock="bank", bank_days=2, increment_hours=0, on_timeout="drop"
+    )
+    mover = user_to_move(game)
+    page = as_user(mover).get(game.get_absolute_url()).content.decode()
+    assert "Time bank: 2 days left.</p>" in page
+    frozen.move_to(seat_of(game, mover).remind_at + timedelta(minutes=1))
+    mail.outbox.clear()
+    assert tasks.sweep_reminders() == 1
+    (message,) = mail.outbox
+    assert "09:00 (Europe/Paris): 11 h 59 min left." in message.body
+    for text in (page, message.body, message.alternatives[0][0]):
+        assert "+0 h" not in text and " 0 h more" not in text

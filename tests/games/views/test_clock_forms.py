@@ -116,6 +116,46 @@ def test_the_table_page_says_which_clock(player, other_player):
     assert "a stand-in plays their turn" in html
 
 
+def test_the_table_page_of_a_bank_with_nothing_added_never_says_it_is_topped_up(
+    player, other_player
+):
+    game = services.create_game(
+        creator=player, players=2, side="A", spirits=False, invitees=[other_player],
+        clock="bank", bank_days=3, increment_hours=0, on_timeout="drop",
+    )  # fmt: skip
+    html = as_user(other_player).get(game.get_absolute_url()).content.decode()
+    assert "Clock: A 3-day time bank, no time added per move." in html
+    assert "Each player's bank is spent on their own turns; when it runs out" in html
+    assert "topped up" not in html and "+0 h" not in html
+
+
+def test_the_lobby_says_each_open_tables_clock_before_anyone_joins(player, other_player):
+    services.create_game(
+        creator=player, players=2, side="A", spirits=False, public=True,
+        clock="bank", bank_days=7, increment_hours=12, pause_weekends=True,
+    )  # fmt: skip
+    services.create_game(
+        creator=player, players=2, side="B", spirits=False, public=True, turn_limit_days=1
+    )
+    html = as_user(other_player).get(reverse("games:lobby")).content.decode()
+    assert "a 7-day time bank, +12 h per move, paused at weekends" in html
+    assert "1 day per turn" in html
+
+
+def test_the_invitation_page_of_a_newcomer_says_the_clock(player, client):
+    from urllib.parse import urlsplit
+
+    from games.mail.tables import invitation_url
+
+    game = services.create_game(
+        creator=player, players=2, side="A", spirits=False, emails=["new@example.com"],
+        turn_limit_days=3, pause_weekends=True,
+    )  # fmt: skip
+    url = invitation_url(game.invitations.get())
+    html = client.get(urlsplit(url).path, follow=True).content.decode()
+    assert "2 players, side A; 3 days per turn, paused at weekends." in html
+
+
 def test_the_game_page_shows_each_player_the_bank_of_the_player_to_move(
     player, other_player, frozen
 ):
@@ -138,6 +178,35 @@ def test_a_paused_weekend_is_said_on_the_game_page(player, other_player, frozen)
     assert "Paused for the weekend until Monday 00:00 your time." in html
 
 
+def test_a_paused_weekend_is_told_to_each_viewer_in_their_own_time_and_no_zone_to_watchers(
+    player, other_player, client, frozen
+):
+    from games.services import watching
+
+    frozen.move_to(datetime(2026, 12, 5, 12, 0, tzinfo=UTC))  # Saturday
+    player.time_zone, other_player.time_zone = "Europe/Paris", "America/Los_Angeles"
+    for user in (player, other_player):
+        user.save(update_fields=["time_zone"])
+    game = services.create_game(
+        creator=player, players=2, side="A", spirits=False, invitees=[other_player],
+        turn_limit_days=3, pause_weekends=True,
+    )  # fmt: skip
+    services.join_game(game_id=game.pk, user=other_player)
+    watching.set_open(game_id=game.pk, user=player, open_to_watchers=True)
+    mover = user_to_move(game)
+    waiting = other_player if mover == player else player
+    # Monday 00:00 in Paris is Sunday 15:00 in Los Angeles; Monday 00:00 in Los Angeles is
+    # Monday 09:00 in Paris.
+    told = "Sunday 15:00" if mover == player else "Monday 09:00"
+    html = as_user(mover).get(game.get_absolute_url()).content.decode()
+    assert "Paused for the weekend until Monday 00:00 your time." in html
+    html = as_user(waiting).get(game.get_absolute_url()).content.decode()
+    assert f"Paused for {mover.public_name}&#39;s weekend until {told} your time." in html
+    html = client.get(reverse("games:watch", args=[game.pk])).content.decode()
+    assert f"Paused for {mover.public_name}&#39;s weekend until Monday 00:00 their time." in html
+    assert mover.time_zone not in html
+
+
 def test_my_games_forecasts_the_end_from_the_players_pace(player, other_player, frozen):
     game = bank_game(player, other_player)
     client = as_user(player)
@@ -148,6 +217,27 @@ def test_my_games_forecasts_the_end_from_the_players_pace(player, other_player, 
     game.refresh_from_db()
     html = client.get(reverse("games:mine")).content.decode()
     end = START + timedelta(hours=20) + timedelta(hours=5) * game.turns_left
+    assert f"ends about {end.day} {end:%b}" in html
+
+
+def test_my_games_never_forecasts_an_end_before_the_player_to_move_is_back(
+    player, other_player, frozen
+):
+    from datetime import date
+
+    from accounts.models import set_away
+
+    game = bank_game(player, other_player)
+    for _ in range(4):
+        frozen.shift(timedelta(hours=5))
+        play_turns(game, turns=1)
+    mover = user_to_move(game)
+    set_away(mover, date(2026, 12, 28))
+    mover.refresh_from_db()
+    game.refresh_from_db()
+    html = as_user(player).get(reverse("games:mine")).content.decode()
+    # Back on 29 December: the rest of the game, five hours a turn, comes after that.
+    end = mover.back_at + timedelta(hours=5) * game.turns_left
     assert f"ends about {end.day} {end:%b}" in html
 
 
@@ -170,3 +260,37 @@ def test_my_games_forecasts_at_the_same_cost_for_one_game_or_many(player, frozen
         assert client.get(reverse("games:mine")).status_code == 200
     assert len(many) == len(one)
     assert not any('"games_game"."state"' in q["sql"] for q in many.captured_queries)
+
+
+@pytest.mark.parametrize(
+    ("clock", "mine", "theirs"),
+    [
+        ({}, "You are away until 9 December.</p>", "is away until 9 December.</p>"),
+        (
+            {"turn_limit_days": 3},
+            "You are away until 9 December: the time limit of this turn waits for your return.",
+            "is away until 9 December: the time limit of this turn waits for their return.",
+        ),
+        (
+            {"clock": "bank", "bank_days": 2, "increment_hours": 6},
+            "You are away until 9 December: your time bank waits for your return.",
+            "is away until 9 December: their time bank waits for their return.",
+        ),
+    ],
+)
+def test_the_away_note_names_the_clock_that_waits_and_none_without_a_clock(
+    player, other_player, clock, mine, theirs
+):
+    from datetime import date
+
+    from accounts.models import set_away
+
+    game = services.create_game(
+        creator=player, players=2, side="A", spirits=False, invitees=[other_player], **clock
+    )
+    services.join_game(game_id=game.pk, user=other_player)
+    mover = user_to_move(game)
+    waiting = other_player if mover == player else player
+    set_away(mover, date(2026, 12, 9))
+    assert mine in as_user(mover).get(game.get_absolute_url()).content.decode()
+    assert theirs in as_user(waiting).get(game.get_absolute_url()).content.decode()
