@@ -124,7 +124,7 @@ def _address_literal(host: str, what: str) -> str:
         pass
     if _NUMBER_LABEL.fullmatch(bare.rsplit(".", 1)[-1]):
         raise InvalidSubscription(
-            f"The {what}'s address is not written as a host name or a plain IP address."
+            f"The host of the {what} is not written as a name or a plain IP address."
         )
     return ""
 

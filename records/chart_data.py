@@ -34,6 +34,7 @@ from accounts.models import User
 from games import engine
 from games.models import Game
 from games.models.replaying import turn_end_boards
+from games.models.weekly import unrevealed
 from games.pictures.boards import board_svg
 from games.pictures.sprite import sprite_url
 from games.presenters.game import CATEGORIES
@@ -80,13 +81,16 @@ def _figure(
 # --- The profile ---------------------------------------------------------------------------------
 
 
-def player_charts(user: User, totals: dict[str, Any], ratings: Sequence[Rating]) -> dict[str, Any]:
+def player_charts(
+    user: User, totals: dict[str, Any], ratings: Sequence[Rating], viewer: User | None = None
+) -> dict[str, Any]:
     """The profile's pictures: rating history, averages against everyone's, the best boards.
-    `totals` and `ratings` are records.presenters.player_stats's, already read for the page."""
+    `totals` and `ratings` are records.presenters.player_stats's, already read for the page;
+    `viewer` is who looks (the best boards keep the deal of the week's secret from them)."""
     return {
         "ratings": rating_charts(user, ratings),
         "categories": category_charts(user, totals, category_sums.averages()),
-        "best": best_boards(user),
+        "best": best_boards(user, viewer),
     }
 
 
@@ -202,13 +206,17 @@ def _one_decimal(value: float | None) -> str:
     return NOTHING if value is None else f"{value:.1f}"
 
 
-def best_boards(user: User) -> list[dict[str, Any]]:
+def best_boards(user: User, viewer: User | None = None) -> list[dict[str, Any]]:
     """The player's best BEST_BOARDS counted multiplayer games and solo games by score (ties:
-    the newer first), each with its final board drawn small. Two queries, of a few rows."""
+    the newer first), each with its final board drawn small. Two queries, of a few rows. A game
+    of a deal of the week is left out while its board would give the deal away to `viewer`
+    (the score sheet's rule, games.models.weekly.unrevealed; the player's own view without one)."""
     found = []
+    secret = unrevealed(viewer or user, "game__")
     for kind, only in (("multi", ~Q(pool=Pool.SOLO)), ("solo", Q(pool=Pool.SOLO))):
         best = (
             SeatResult.objects.filter(only, user=user, counts=True)
+            .exclude(secret)
             .select_related("game")
             .only(*BEST_FIELDS)
             .order_by("-total", "-finished_at", "-game_id")[:BEST_BOARDS]

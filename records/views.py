@@ -92,7 +92,9 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
             raise Http404("No such player.")
         return render(request, "records/deleted_player.html", status=404)
     context = presenters.player_stats(shown)
-    context["charts"] = chart_data.player_charts(shown, context["totals"], context["ratings"])
+    context["charts"] = chart_data.player_charts(
+        shown, context["totals"], context["ratings"], request.user
+    )
     context["player"] = shown
     context["page"] = presenters.history(shown, request.GET.get("page"))
     context.update(friends_context(request.user, shown))

@@ -5,7 +5,8 @@
   the missed-turn sweep and their return ask again, and nothing was recorded meanwhile).
 - A message: only a table's hook, which every seat is shown on the page; never one by a player
   the hook's owner has blocked, nor one deleted or hidden before it went.
-- Game over: the table's hook and every player's own hook, with the final boards as pictures.
+- Game over: the table's hook and every player's own hook, with the final boards as pictures
+  (none while the game's deal of the week is open: its board would give the deal away).
 
 No event of a guided first game, of a bot's turn, or of a turn played for an absent player goes
 anywhere. Recording is idempotent (a unique row per hook and event), so a task or sweep that runs
@@ -25,10 +26,9 @@ from games import presence
 from games.models import Game, Message, Seat
 from games.narration import end_words, round_of
 from games.services import is_automatic
-from webhooks import payloads
+from webhooks import payloads, pictures
 from webhooks.models import Delivery, Webhook
 from webhooks.payloads import Event, Picture
-from webhooks.pictures import board_url
 
 # A delivery recorded this long ago and never taken by a worker was lost with its queueing.
 LOST_AFTER = timedelta(minutes=15)
@@ -184,10 +184,12 @@ def announce_game_over(game_id: int) -> list[int]:
             }
             for s in seats
         ],
-        boards=[
+        boards=[]
+        if pictures.kept_secret(game)
+        else [
             Picture(
                 player=s.user.public_name,
-                image_url=board_url(game.pk, s.position),
+                image_url=pictures.board_url(game.pk, s.position),
                 alt=f"{s.user.public_name}'s final board, {s.final_score} points",
             )
             for s in sorted(seats, key=lambda s: s.position)

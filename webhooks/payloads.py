@@ -24,6 +24,9 @@ SITE_NAME = "Harmonies"
 # Slack: a section's text 3000, an image's alt text 2000), well within.
 TEXT_CHARS = 1500
 TITLE_CHARS = 200
+# Discord's limit for an embed field's value, which escaping can double (a post past it is
+# refused whole): the players' line is cut to it once escaped.
+FIELD_CHARS = 1024
 
 
 @dataclass(frozen=True)
@@ -93,7 +96,11 @@ def discord(event: Event) -> dict[str, Any]:
         embed["url"] = event.game["url"]
     if event.players:
         embed["fields"] = [
-            {"name": "Players", "value": discord_escaped(_players_line(event)), "inline": False}
+            {
+                "name": "Players",
+                "value": _short(discord_escaped(_players_line(event)), FIELD_CHARS),
+                "inline": False,
+            }
         ]
     embeds = [embed]
     for index, board in enumerate(event.boards[:4]):

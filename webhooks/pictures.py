@@ -2,7 +2,8 @@
 
 The address carries the game and seat signed with the site's secret (django.core.signing), so it
 cannot be guessed or changed to another board; it shows only a finished game's final board, the
-same picture the game-over email attaches (games.mail.pictures, cached per board).
+same picture the game-over email attaches (games.mail.pictures, cached per board), and a game of
+the deal of the week's only once that week has closed.
 """
 
 from __future__ import annotations
@@ -40,10 +41,18 @@ def unsigned(token: str) -> tuple[int, int] | None:
     return value[0], value[1]
 
 
+def kept_secret(game: Game) -> bool:
+    """Whether the game's boards are still a secret from whoever holds a picture's address: a
+    game of the deal of the week shows the deal's pouch order until its week closes (the score
+    sheet's own rule, WeeklyDeal.revealed_to, for a viewer nobody knows)."""
+    return game.weekly_deal_id is not None and game.weekly_deal.is_open()
+
+
 def final_board_png(game_id: int, position: int) -> bytes | None:
-    """The PNG of seat `position`'s final board, or None unless the game is finished."""
+    """The PNG of seat `position`'s final board, or None unless the game is finished (and its
+    deal of the week, if any, closed)."""
     game = Game.objects.finalized().filter(pk=game_id).first()
-    if game is None or getattr(game, "guided", False):
+    if game is None or getattr(game, "guided", False) or kept_secret(game):
         return None
     state = game.engine_state()
     if not 0 <= position < len(state.players):

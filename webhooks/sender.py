@@ -4,16 +4,19 @@ The address is checked again before each post (push.endpoints: DNS may have chan
 stored) and the connection goes to an address that check returned, never following a redirect
 (push.sender.pinned_session). What the chat answers decides what happens next: 2xx, posted;
 429 or a server error or no answer, try again later (after Retry-After when the chat says);
-any other refusal is final for this post.
+any other refusal is final for this post. Of the answer only its first words are read, for a
+few seconds at most: a receiver that answers without end holds no worker and fills no memory.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 import requests
+from urllib3.exceptions import HTTPError as TransportError
 
 from push.endpoints import HostNotFound, InvalidSubscription, check_endpoint
 from push.sender import ADDRESSES_TRIED, never_connected, pinned_session
@@ -21,6 +24,17 @@ from push.sender import ADDRESSES_TRIED, never_connected, pinned_session
 TIMEOUT_SECONDS = 10
 MAX_RETRY_AFTER = 15 * 60  # within the broker's one-hour visibility timeout
 ERROR_CHARS = 300
+# What is read of a chat's answer, and for how long at most: enough for its words of refusal or
+# Discord's {"retry_after": ...}. The rest is never read.
+ANSWER_BYTES = 4096
+ANSWER_SECONDS = 15
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    headers: dict[str, str]
+    text: str
 
 
 @dataclass(frozen=True)
@@ -46,7 +60,7 @@ def post(url: str, body: dict) -> Outcome:
         response = _post(url, addresses, data)
     except requests.RequestException as exc:
         return Outcome(False, f"The chat could not be reached ({type(exc).__name__}).", retry=True)
-    status = response.status_code
+    status = response.status
     if 200 <= status < 300:
         return Outcome(True)
     said = " ".join(response.text.split())[:120] if response.text else ""
@@ -56,18 +70,21 @@ def post(url: str, body: dict) -> Outcome:
     return Outcome(False, error[:ERROR_CHARS])
 
 
-def _post(url: str, addresses: list[str], data: bytes) -> requests.Response:
+def _post(url: str, addresses: list[str], data: bytes) -> Answer:
     host = urlsplit(url).hostname
     unreachable = None
     for address in addresses[:ADDRESSES_TRIED]:
         try:
             with pinned_session(host, address) as session:
-                return session.post(
+                response = session.post(
                     url,
                     data=data,
                     headers={"Content-Type": "application/json", "User-Agent": "Harmonies"},
                     timeout=TIMEOUT_SECONDS,
+                    stream=True,  # the body is read below, a little of it
                 )
+                with response:
+                    return Answer(response.status_code, response.headers, _first_words(response))
         except requests.RequestException as exc:
             if not never_connected(exc):
                 raise
@@ -75,7 +92,29 @@ def _post(url: str, addresses: list[str], data: bytes) -> requests.Response:
     raise unreachable
 
 
-def _retry_after(response: requests.Response) -> int:
+def _first_words(response: requests.Response) -> str:
+    """Up to ANSWER_BYTES of the answer's body, read for ANSWER_SECONDS at most. The status has
+    come: a body cut short or broken off changes nothing of what it says (a 2xx stays posted)."""
+    deadline = time.monotonic() + ANSWER_SECONDS
+    read, size = [], 0
+    try:
+        # read1: what has come, not a full chunk, so a body dripped a byte at a time ends too.
+        while size < ANSWER_BYTES and time.monotonic() < deadline:
+            chunk = response.raw.read1(1024, decode_content=True)
+            if not chunk:
+                break
+            read.append(chunk)
+            size += len(chunk)
+    except (TransportError, requests.RequestException, OSError):
+        pass
+    body = b"".join(read)[:ANSWER_BYTES]
+    try:
+        return body.decode(response.encoding or "utf-8", "replace")
+    except LookupError:  # a charset no codec knows
+        return body.decode("utf-8", "replace")
+
+
+def _retry_after(response: Answer) -> int:
     """Seconds the chat asked to wait (Retry-After, or Discord's JSON `retry_after`), capped."""
     raw = response.headers.get("Retry-After", "")
     try:
@@ -84,7 +123,7 @@ def _retry_after(response: requests.Response) -> int:
         seconds = 0.0
     if not seconds:
         try:
-            seconds = float(response.json().get("retry_after", 0))
+            seconds = float(json.loads(response.text).get("retry_after", 0))
         except (ValueError, AttributeError, TypeError):
             seconds = 0.0
     if seconds != seconds or seconds < 0:  # NaN or negative: ignored

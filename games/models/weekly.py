@@ -66,3 +66,19 @@ class WeeklyDeal(models.Model):
         if mine == Game.Status.FINISHED:
             return True
         return not self.is_open(now) and mine != Game.Status.ACTIVE
+
+
+def unrevealed(viewer, prefix: str = "", now: datetime | None = None) -> models.Q:
+    """The games (a filter on Game, its fields after `prefix`: "game__" from a seat or a result)
+    of the deals whose boards are not revealed to `viewer` (WeeklyDeal.revealed_to), in one
+    query's terms: a deal still open that the viewer has not finished, and one the viewer is
+    still in the middle of."""
+    deal = f"{prefix}weekly_deal"
+    if not viewer.is_authenticated:
+        return models.Q(**{f"{deal}__isnull": False})
+    monday = week_of(now or timezone.now())
+    theirs = Game.objects.filter(created_by_id=viewer.pk, weekly_deal__isnull=False)
+    finished = theirs.filter(status=Game.Status.FINISHED).values("weekly_deal")
+    playing = theirs.filter(status=Game.Status.ACTIVE).values("weekly_deal")
+    still_open = models.Q(**{f"{deal}__week__gte": monday}) & ~models.Q(**{f"{deal}__in": finished})
+    return still_open | models.Q(**{f"{deal}__in": playing})

@@ -19,6 +19,12 @@ from games.models import Game, Seat
 from games.services.errors import Conflict, GameError, NotAllowed, NotFound
 
 NO_SUCH_LINK = "There is no such game to watch: the link is wrong, or it was revoked."
+# A game of the deal of the week shows the deal's pouch order as it is played: watched, it would
+# give the week's deal away to everyone yet to play it (games.models.weekly.revealed_to).
+WEEKLY_UNWATCHED = (
+    "A game of the deal of the week cannot be watched: the deal stays unseen by everyone yet to "
+    "play it."
+)
 
 
 class GameOver(GameError):
@@ -31,6 +37,8 @@ def share(*, game_id: int, user: User) -> str:
     """The game's watch token, made now if the table has none yet (the same for every player)."""
     with transaction.atomic():
         game = _seated_game(game_id, user)
+        if game.weekly_deal_id is not None:
+            raise NotAllowed(WEEKLY_UNWATCHED)
         if game.status != Game.Status.ACTIVE:
             raise Conflict("A watch link can be shared only while the game is being played.")
         if game.watch_token is None:
@@ -56,16 +64,19 @@ def set_open(*, game_id: int, user: User, open_to_watchers: bool) -> None:
             raise NotAllowed("Only the player who made this table may open it to watchers.")
         if game.status not in (Game.Status.OPEN, Game.Status.ACTIVE):
             raise Conflict("This game is over: there is nothing left to watch.")
+        if open_to_watchers and game.weekly_deal_id is not None:
+            raise NotAllowed(WEEKLY_UNWATCHED)
         Game.objects.filter(pk=game.pk).update(open_to_watchers=bool(open_to_watchers))
 
 
 def watched_game(game_id: int, token: str | None) -> Game:
     """The game a watcher may see with `token` (None: without a link, so an open table only).
-    A wrong or revoked token, and a closed table without one, are a game that does not exist."""
+    A wrong or revoked token, and a closed table without one, are a game that does not exist;
+    so is a game of the deal of the week, whatever its row says."""
     access = Q(open_to_watchers=True)
     if token:
         access |= Q(watch_token=token)
-    game = Game.objects.filter(access, pk=game_id).first()
+    game = Game.objects.filter(access, pk=game_id, weekly_deal__isnull=True).first()
     if game is None:
         raise NotFound(NO_SUCH_LINK)
     if game.status == Game.Status.OPEN:
@@ -88,7 +99,7 @@ def may_watch(game_id: int, token: str | None) -> bool:
     if token:
         access |= Q(watch_token=token)
     started = Q(status__in=(Game.Status.ACTIVE, Game.Status.FINISHED))
-    return Game.objects.filter(access, started, pk=game_id).exists()
+    return Game.objects.filter(access, started, pk=game_id, weekly_deal__isnull=True).exists()
 
 
 def _seated_game(game_id: int, user: User) -> Game:

@@ -20,6 +20,7 @@ from games.services import watching
 from games.views.common import refuse
 from games.views.rematch import rematch_offer
 from games.views.tables import table_page
+from games.views.watching import poll_refused as watcher_refused
 
 GAME_PAGE = "games/game.html"  # a Jinja2 template (templates/jinja2), as its fragments are
 
@@ -169,7 +170,8 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     elif "w" in request.GET:
         # A watcher's page (games.views.watching): its link's token, or none at an open table.
         if not watching.may_watch(game_id, request.GET.get("w")):
-            return refuse(request, NO_POLL, 404)
+            return watcher_refused(request, game_id, request.GET.get("w"))
+        wanted_talk = None  # a watcher reads no talk: not even when, or how much, it changes
     elif not (
         request.user.is_authenticated
         and Game.objects.filter(pk=game_id, seats__user_id=request.user.pk).exists()

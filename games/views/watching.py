@@ -7,6 +7,8 @@ as the players' pages do, proving its right with the watch token instead of a se
 
 from __future__ import annotations
 
+import re
+
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
@@ -21,6 +23,7 @@ from games.views.common import refuse
 from harmonies_site.addresses import url
 
 GAME_PAGE = "games/game.html"
+SLUG = re.compile(r"[-a-zA-Z0-9_]+")  # what the watch link's address takes as a token
 SHARE_VERBS = ("share", "revoke", "open", "close")
 
 
@@ -59,6 +62,20 @@ def watch(request: HttpRequest, game_id: int, token: str | None = None) -> HttpR
     response = render_page(request, GAME_PAGE, context)
     response["X-Robots-Tag"] = "noindex"  # a shared link is for friends, not search engines
     response["Referrer-Policy"] = "no-referrer"  # the token stays out of other sites' logs
+    return response
+
+
+def poll_refused(request: HttpRequest, game_id: int, token: str | None) -> HttpResponse:
+    """A watcher's poll that may no longer watch (the link revoked, the table closed to
+    watchers): the open page leaves its board, which would no longer follow the game, for the
+    watcher's page, which says why. Every refusal answers alike, whatever the game or token."""
+    if not request.htmx:
+        return refuse(request, watching.NO_SUCH_LINK, 404)
+    response = HttpResponse(status=200)
+    if token and SLUG.fullmatch(token):
+        response["HX-Redirect"] = url("games:watch-link", game_id, token)
+    else:
+        response["HX-Redirect"] = url("games:watch", game_id)
     return response
 
 

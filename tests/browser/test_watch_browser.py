@@ -79,6 +79,8 @@ def test_a_visitor_watches_through_alices_link_until_she_revokes_it(
     alice_page.reload()
     alice_page.get_by_text("Let friends watch this game").click()
     alice_page.get_by_role("button", name="Revoke the link").click()
+    # The watcher's open page leaves the board, which no longer follows the game, for the words.
+    expect(watcher.locator("main")).to_contain_text("it was revoked", timeout=10_000)
     assert watcher.request.get(link).status == 404
     poll = f"{live_server.url}/games/{game.pk}/poll/?v=0&w={link.rstrip('/').rsplit('/', 1)[1]}"
     assert watcher.request.get(poll).status == 404

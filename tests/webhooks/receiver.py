@@ -1,12 +1,15 @@
 """A chat on this machine, for tests: an HTTPS server (a self-signed certificate that the sender
 is told to trust through PUSH_CA_BUNDLE) that records each POST's JSON and answers each path as
-told, one answer after the other (`answers["/hook"] = [503, 503, 204]`), 204 once told nothing."""
+told, one answer after the other (`answers["/hook"] = [503, 503, 204]`), 204 once told nothing.
+An answer with `drip` sends its body without end, `drip` bytes at a time, until the sender hangs
+up (a hostile receiver trying to hold a worker or fill its memory)."""
 
 from __future__ import annotations
 
 import json
 import ssl
 import threading
+import time
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -26,6 +29,8 @@ class Answer:
     status: int
     headers: tuple[tuple[str, str], ...] = ()
     body: bytes = b""
+    drip: int = 0  # bytes written at a time, without end, every `pause` seconds
+    pause: float = 0.0
 
 
 class Receiver:
@@ -34,6 +39,8 @@ class Receiver:
         self.received: list[Received] = []
         self.answers: dict[str, list[int | Answer]] = {}
         self.lock = threading.Lock()
+        self.stopping = threading.Event()
+        self.dripped = 0
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -49,9 +56,24 @@ class Receiver:
                 self.send_response(answer.status)
                 for name, value in answer.headers:
                     self.send_header(name, value)
+                if answer.drip:
+                    self.send_header("Content-Length", str(10**12))
+                    self.end_headers()
+                    self._drip(answer)
+                    return
                 self.send_header("Content-Length", str(len(answer.body)))
                 self.end_headers()
                 self.wfile.write(answer.body)
+
+            def _drip(self, answer: Answer) -> None:
+                try:
+                    while not receiver.stopping.is_set():
+                        self.wfile.write(b"x" * answer.drip)
+                        self.wfile.flush()
+                        receiver.dripped += answer.drip
+                        time.sleep(answer.pause)
+                except OSError:  # the sender hung up
+                    pass
 
             def log_message(self, *args) -> None:
                 pass
@@ -68,6 +90,7 @@ class Receiver:
         return self
 
     def __exit__(self, *exc) -> None:
+        self.stopping.set()
         self.server.shutdown()
         self.server.server_close()
 

@@ -3,8 +3,11 @@ channel, a player's own turns to theirs, the end with the final boards to both; 
 backoff on 429 and server errors, up to a last attempt whose failure is shown beside the hook."""
 
 import json
+import threading
+from datetime import UTC, datetime, timedelta
 
 import pytest
+import time_machine
 from celery.exceptions import Retry
 from django.conf import settings
 from django.core.cache import cache
@@ -13,13 +16,15 @@ from django.urls import reverse
 from accounts.models import Block
 from games import presence, services
 from games import tasks as game_tasks
-from games.models import Game
+from games.models import Game, Message
+from games.services import weekly
 from tests.games.helpers import play_to_the_end, play_turns, start_game, user_to_move
 from tests.webhooks.receiver import Answer
-from webhooks import events, hooks, posting
+from webhooks import events, hooks, payloads, posting, sender
 from webhooks import tasks as webhook_tasks
 from webhooks.models import Delivery, Webhook
 from webhooks.payloads import discord_escaped
+from webhooks.pictures import board_url
 
 pytestmark = pytest.mark.django_db
 
@@ -170,6 +175,29 @@ def test_a_message_the_owner_blocked_never_leaves_through_their_hook(
     assert local_chat.received == []
 
 
+@pytest.mark.parametrize("taken_back", ["deleted", "hidden", "blocked"])
+def test_a_message_taken_back_while_its_post_waits_is_never_posted(
+    local_chat, game, player, other_player, taken_back
+):
+    """The post may wait minutes for a retry; what the page no longer shows by then (deleted by
+    its author, hidden by staff, or its author blocked by the channel's owner) does not go."""
+    table_hook(local_chat, game, player)
+    message = services.talk.post(game_id=game.pk, user=other_player, text="I take it back")
+    (delivery_id,) = events.announce_message(message.pk)
+    local_chat.answers["/table"] = [503]
+    assert posting.post_once(delivery_id, retries=0).outcome == "retry"
+    if taken_back == "deleted":
+        services.talk.delete(game_id=game.pk, message_id=message.pk, user=other_player)
+    elif taken_back == "hidden":
+        services.talk.hide(Message.objects.filter(pk=message.pk))
+    else:
+        Block.objects.create(blocker=player, blocked=other_player)
+    assert posting.post_once(delivery_id, retries=1).outcome == "dropped"
+    assert len(local_chat.to("/table")) == 1  # the attempt before, which the chat refused
+    assert not Delivery.objects.filter(pk=delivery_id).exists()
+    assert not Webhook.objects.get(game=game).failing  # not the chat's failure
+
+
 # --- Game over ------------------------------------------------------------------------------------
 
 
@@ -207,6 +235,40 @@ def test_a_board_picture_address_cannot_be_guessed_or_changed(client, game):
     token = good.split("/")[-1].removesuffix(".png")
     for forged in (token[:-1] + ("A" if token[-1] != "A" else "B"), "x" * 500, "WzEsMF0"):
         assert client.get(reverse("webhooks:board", args=[forged])).status_code == 404
+
+
+def test_a_game_of_the_open_deal_of_the_week_goes_without_its_board(
+    local_chat, client, player, after_commit
+):
+    """Its board shows the week's pouch order: posted to a chat, or at its picture's address,
+    it would give the deal away to everyone yet to play it. The score is no secret."""
+    wednesday = datetime(2026, 12, 2, 15, 0, tzinfo=UTC)
+    with time_machine.travel(wednesday, tick=True):
+        game = weekly.play_weekly(user=player, week="2026-11-30")
+        game = play_to_the_end(game)
+        own_hook(local_chat, player, kind="discord", path="/own")
+        after_commit(lambda: game_tasks.finalize_game(game.pk))
+        (own,) = local_chat.to("/own")
+        assert own.body["embeds"][0]["title"] == game.title
+        assert "image" not in json.dumps(own.body)
+        picture = board_url(game.pk, 0).removeprefix(settings.SITE_URL)
+        assert client.get(picture).status_code == 404
+    with time_machine.travel(wednesday + timedelta(days=7), tick=True):  # the week has closed
+        assert client.get(picture).status_code == 200
+
+
+def test_four_long_names_stay_within_discords_field_limit():
+    """Discord refuses a whole post whose embed field passes 1,024 characters; a username may
+    be 150 characters of markup that escaping doubles."""
+    name = "_" * 150
+    event = payloads.Event(
+        event="game_over",
+        title="Game over: a long table",
+        text="",
+        players=[{"name": name, "rank": r, "score": 100 + r} for r in range(1, 5)],
+    )
+    (field,) = payloads.discord(event)["embeds"][0]["fields"]
+    assert len(field["value"]) <= 1024 and field["value"].startswith("1. " + "\\_" * 150)
 
 
 # --- Retries --------------------------------------------------------------------------------------
@@ -276,6 +338,41 @@ def test_the_wait_a_chat_asks_for_is_respected(local_chat, player, queued):
     assert 30 <= posting.backoff(0) <= 60 and posting.backoff(10) <= posting.BACKOFF_MAX
     delivery.refresh_from_db()
     assert delivery.status == Delivery.Status.PENDING and delivery.claimed_at is None
+
+
+def posted_in_time(url: str, seconds: float) -> sender.Outcome:
+    """sender.post, which must be over within `seconds` (else the test fails, the post going on
+    in its thread until the receiver stops)."""
+    outcome = []
+    thread = threading.Thread(target=lambda: outcome.append(sender.post(url, {"text": "hi"})))
+    thread.start()
+    thread.join(seconds)
+    assert outcome, f"the post still waits for the chat's answer after {seconds} s"
+    return outcome[0]
+
+
+def test_an_endless_answer_is_read_no_further_than_its_first_words(local_chat):
+    """A receiver answering without end would fill the worker's memory, and hold the queue of
+    every email, if its answer were read to its end."""
+    local_chat.answers["/own"] = [Answer(502, drip=64 * 1024, pause=0.01)]
+    outcome = posted_in_time(local_chat.url("/own"), 10)
+    assert outcome.retry and outcome.error.startswith("The chat answered 502: xxxx")
+    assert len(outcome.error) <= sender.ERROR_CHARS
+    assert local_chat.dripped < 50 * 1024 * 1024
+
+
+def test_an_answer_in_an_unknown_charset_is_read_all_the_same(local_chat):
+    local_chat.answers["/own"] = [
+        Answer(400, (("Content-Type", "text/plain; charset=no-such-codec"),), b"bad \xff request")
+    ]
+    outcome = sender.post(local_chat.url("/own"), {"text": "hi"})
+    assert not outcome.retry and outcome.error == "The chat answered 400: bad \ufffd request"
+
+
+def test_an_answer_dripped_slowly_holds_the_worker_for_seconds_only(local_chat, monkeypatch):
+    monkeypatch.setattr(sender, "ANSWER_SECONDS", 1)
+    local_chat.answers["/own"] = [Answer(200, drip=1, pause=0.1)]
+    assert posted_in_time(local_chat.url("/own"), 8).ok  # it arrived: no second post
 
 
 def test_an_address_that_turned_private_is_never_posted_to(local_chat, player, settings):

@@ -58,7 +58,7 @@ def test_a_player_sets_a_channel_for_all_their_tables(client, player, public_dns
         ("https://10.1.2.3/hook", "must be on the public internet"),
         ("https://[::1]/hook", "must be on the public internet"),
         ("https://169.254.169.254/latest", "must be on the public internet"),
-        ("https://0x7f.1/hook", "is not written as a host name or a plain IP address"),
+        ("https://0x7f.1/hook", "The host of the webhook address is not written as a name or"),
         ("https://discord.com:8443/hook", "must use the standard https port"),
         ("https://user:pw@discord.com/hook", "without a user or password"),
         ("not an address at all", "is not a valid address"),
@@ -140,6 +140,29 @@ def test_a_seated_player_sets_the_tables_channel_and_every_seat_is_told(
     page = client.get(game.get_absolute_url()).content.decode()
     assert "This table's events go to Slack</strong> (set by " + player.public_name in page
     assert "hooks.slack.com" not in page  # only its owner sees even the host
+
+
+def test_the_talk_does_not_say_only_the_players_read_it_when_a_channel_sends_it_out(
+    client, game, player, other_player, public_dns
+):
+    """Beside the Send button, "Only this game's players can read this talk" would be untrue:
+    every message also goes to the table's chat."""
+    client.force_login(player)
+    add_table(client, game, "https://hooks.slack.com/services/T/B/X")
+    client.force_login(other_player)
+    said = f"Every message also goes to Slack, the table's channel set by {player.public_name}."
+    talk = reverse("games:talk", args=[game.pk])
+    for answer in (
+        client.get(game.get_absolute_url()),
+        client.get(talk),
+        client.get(talk, headers={"HX-Request": "true"}),  # the messages, drawn again
+    ):
+        html = answer.content.decode()
+        assert said in html.split('id="talk-messages"', 1)[1]
+    client.force_login(player)
+    hook = Webhook.objects.get()
+    client.post(reverse("webhooks:remove", args=[hook.pk]))
+    assert "Every message also goes to" not in client.get(game.get_absolute_url()).content.decode()
 
 
 def test_a_stranger_cannot_set_another_tables_channel(client, game, stranger, public_dns):

@@ -2,10 +2,13 @@
 gets the game only while it is played, with the right token."""
 
 import pytest
+from django.utils import timezone
 
 from games import services
 from games.models import Game
-from games.services import watching
+from games.models.weekly import week_of
+from games.services import watching, weekly
+from tests.clients import as_user
 from tests.games.helpers import play_to_the_end, start_game
 
 pytestmark = pytest.mark.django_db
@@ -71,3 +74,23 @@ def test_a_cancelled_table_is_not_watched(player, other_player):
     services.cancel_game(game_id=table.pk, user=player)
     with pytest.raises(watching.GameOver):
         watching.watched_game(table.pk, None)
+
+
+def test_a_game_of_the_deal_of_the_week_is_never_watched(player, client):
+    """Watched, it would show the week's pouch order to everyone yet to play the deal."""
+    game = weekly.play_weekly(user=player, week=week_of(timezone.now()).isoformat())
+    with pytest.raises(services.NotAllowed) as refused:
+        watching.share(game_id=game.pk, user=player)
+    assert "deal of the week" in refused.value.message
+    with pytest.raises(services.NotAllowed):
+        watching.set_open(game_id=game.pk, user=player, open_to_watchers=True)
+    # Nor through a row that says otherwise (a link made before this rule).
+    Game.objects.filter(pk=game.pk).update(
+        watch_token="old-link-of-a-weekly", open_to_watchers=True
+    )
+    for token in ("old-link-of-a-weekly", None):
+        with pytest.raises(services.NotFound):
+            watching.watched_game(game.pk, token)
+        assert not watching.may_watch(game.pk, token)
+    page = as_user(player).get(game.get_absolute_url()).content.decode()
+    assert "Let friends watch this game" not in page

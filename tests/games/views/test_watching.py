@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from games import presence
 from games.models import Game
-from games.services import plans, watching
+from games.services import plans, talk, watching
 from tests.answers import answered
 from tests.clients import as_user
 from tests.games.helpers import play_to_the_end, start_game
@@ -81,6 +81,37 @@ def test_the_watchers_poll_answers_with_the_token_only(game, player, client):
     assert client.get(poll, {"v": game.version, "w": "forged"}).status_code == 404
     assert client.get(poll, {"v": game.version, "w": ""}).status_code == 404
     assert presence.last_seen(game.pk, player.pk) is None  # a watcher is nobody's presence
+
+
+def test_the_watchers_poll_says_nothing_of_the_talk(game, player, client):
+    """A watcher reads no talk, so its poll must not tell when the table talks, nor the talk's
+    version (asked with "t", the poll would answer "talk-changed" to every wrong guess)."""
+    token = watching.share(game_id=game.pk, user=player)
+    talk.post(game_id=game.pk, user=player, text="Only for the table")
+    talk_version = Game.objects.get(pk=game.pk).talk_version
+    poll = reverse("games:poll", args=[game.pk])
+    for guess in (talk_version - 1, talk_version, "x"):
+        answer = client.get(poll, {"v": game.version, "t": guess, "w": token})
+        assert answer.status_code == 204, guess
+
+
+def test_a_watchers_open_page_leaves_the_board_once_the_link_is_revoked(game, player, client):
+    """Otherwise it would go on saying "This page updates by itself" over a board that no
+    longer does; every refused watcher's poll answers alike, so it tells nothing."""
+    token = watching.share(game_id=game.pk, user=player)
+    poll = reverse("games:poll", args=[game.pk])
+    hx = {"HX-Request": "true"}
+    watching.revoke(game_id=game.pk, user=player)
+    answer = client.get(poll, {"v": game.version, "w": token}, headers=hx)
+    assert answer.status_code == 200 and answer["HX-Redirect"] == watch_url(game, token)
+    assert client.get(answer["HX-Redirect"]).status_code == 404  # "... or it was revoked."
+    for forged in ("not a slug!", ""):
+        answer = client.get(poll, {"v": game.version, "w": forged}, headers=hx)
+        assert answer["HX-Redirect"] == watch_url(game)
+    missing = reverse("games:poll", args=[game.pk + 1000])
+    answer = client.get(missing, {"v": 1, "w": token}, headers=hx)
+    assert answer["HX-Redirect"] == reverse("games:watch-link", args=[game.pk + 1000, token])
+    assert client.get(poll, {"v": game.version, "w": token}).status_code == 404  # not htmx
 
 
 def test_a_plan_bumps_no_version_so_the_watchers_poll_stays_quiet(game, player, client):
