@@ -14,6 +14,7 @@ from accounts.models import User
 from games.mail import send as emails
 from games.mail.claims import game_context, give_back_on_failure, to_move, unread_talk
 from games.models import Game, Seat
+from games.presenters.clocks import deadline_words
 
 # The daily digest goes out from 8:00 local time (after quiet hours), until 20:00 at the latest.
 DIGEST_FROM_HOUR, DIGEST_UNTIL_HOUR = 8, 20
@@ -66,6 +67,7 @@ def send_digest(user_id: int, day: date) -> bool:
         {
             **game_context(g, list(g.seats.all()), user),
             "deadline": g.turn_deadline,
+            "deadline_words": deadline_words(g),
             **unread_talk(next(s for s in g.seats.all() if s.user_id == user.pk)),
         }
         for g in waiting_games(user)

@@ -19,7 +19,8 @@ from games.models import Game, Seat
 
 def clock_line(game: Game, mover: Seat, viewer: Seat | None, now: datetime | None = None) -> str:
     """The game page's deadline line for a turn in progress with a deadline ("" without one):
-    the time left (or the mover's bank) and, during a paused weekend, until when."""
+    the time left (or the mover's bank, and a waiting player's own) and, during a paused
+    weekend, until when."""
     if game.turn_deadline is None:
         return ""
     now = now or timezone.now()
@@ -37,6 +38,10 @@ def clock_line(game: Game, mover: Seat, viewer: Seat | None, now: datetime | Non
         lines = [f"Time left for this turn: {left}."]
     if zone is not None and clocks.is_weekend(now, zone) and not mover.user.is_away_at(now):
         lines.append(_pause_words(mover, viewer, zone, now))
+    if clock.kind == clocks.BANK and viewer is not None and not mine and not viewer.left:
+        # A seated player waiting sees their own bank too (untouched until their turn).
+        own = viewer.bank if viewer.bank is not None else clock.bank
+        lines.append(f"Your bank: {clocks.duration_words(own or clocks.ZERO)}.")
     return " ".join(lines)
 
 
@@ -57,6 +62,12 @@ def clock_words(game: Game) -> str:
     """ "3 days per turn", "a 7-day time bank, +12 h per move, paused at weekends", "no time
     limit": a game's pace in words, the one wording of every page and email that tells it."""
     return clocks.describe(clocks.Clock.of(game))
+
+
+def deadline_words(game: Game) -> str:
+    """ "time bank runs out" or "time limit": what a turn's deadline is, before its date, by the
+    game's clock (the daily digest's "time bank runs out Monday 3 March, 18:00")."""
+    return "time bank runs out" if clocks.Clock.of(game).kind == clocks.BANK else "time limit"
 
 
 def table_clock_words(game: Game) -> str:

@@ -33,9 +33,19 @@
       var inputs = parts[i].querySelectorAll("input, select");
       for (var j = 0; j < inputs.length; j++) inputs[j].disabled = off;
     }
+    // Without a limit per turn there is no clock to pause: the weekend box goes too (the form
+    // refuses a pause with no limit, which is what a page without scripts still shows).
+    var limit = document.querySelector("select[name=turn_limit_days]");
+    var pause = document.querySelector("[data-clock-pause]");
+    if (pause) {
+      var none = kind === "turn" && !!limit && !limit.value;
+      pause.hidden = none;
+      var box = pause.querySelector("input");
+      if (box) box.disabled = none;
+    }
   }
   document.addEventListener("change", function (event) {
-    if (event.target.name === "clock") showClock();
+    if (event.target.name === "clock" || event.target.name === "turn_limit_days") showClock();
     if (event.target.name === "players") showSeats();
     if (/^seat_/.test(event.target.name || "")) showFriendBoxes();
   });

@@ -69,15 +69,19 @@ def test_a_time_bank_game_spends_tops_up_and_runs_out_as_its_clock_says(
         expect(deadline_line(pages[first.pk])).to_have_text(
             "Time bank: 1 day 23 h left (+6 h per move)."
         )
+        # The player waiting sees their own bank after the mover's.
         expect(deadline_line(pages[second.pk])).to_have_text(
-            f"{first.public_name}'s time bank: 1 day 23 h left (+6 h per move)."
+            f"{first.public_name}'s time bank: 1 day 23 h left (+6 h per move). Your bank: 2 days."
         )
+        pages[second.pk].set_viewport_size({"width": 360, "height": 800})
+        pages[second.pk].screenshot(path=screenshots / "clock-bank-waiting-360.png")
 
         # The first player takes ten and a half hours; the second, one.
         traveller.shift(timedelta(hours=10, minutes=30))
         play_whole_turn(pages[first.pk], game)
         expect(deadline_line(pages[first.pk])).to_have_text(
-            f"{second.public_name}'s time bank: 1 day 23 h left (+6 h per move)."
+            f"{second.public_name}'s time bank: 1 day 23 h left (+6 h per move). "
+            "Your bank: 1 day 19 h."
         )
         traveller.shift(timedelta(hours=1))
         play_whole_turn(pages[second.pk], game)
@@ -86,7 +90,7 @@ def test_a_time_bank_game_spends_tops_up_and_runs_out_as_its_clock_says(
             "Time bank: 1 day 19 h left (+6 h per move)."
         )
         expect(deadline_line(pages[second.pk])).to_have_text(
-            f"{first.public_name}'s time bank: 1 day 19 h left (+6 h per move)."
+            f"{first.public_name}'s time bank: 1 day 19 h left (+6 h per move). Your bank: 2 days."
         )
 
         # The first player then lets the bank run out: the stand-in plays, the bank restarts
@@ -159,3 +163,54 @@ def test_a_weekend_pause_stops_the_clock_until_monday_in_the_players_time_zone(
         # The stand-in played the second player's turn: the first player's page says so.
         expect(deadline_line(pages[first.pk])).to_contain_text("Time left for this turn: 23 h")
         expect(pages[first.pk].locator("#log")).to_contain_text("stand-in")
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_weekend_pause_shows_only_with_a_clock_to_pause(
+    live_server, new_page, screenshots, width
+):
+    ann = UserFactory()
+    page = new_page(width, 900)
+    log_in(page, live_server.url, ann.username)
+    page.goto(live_server.url + "/games/new/")
+    pause = page.get_by_label("Pause at weekends")
+    limit = page.get_by_label("Time limit per turn")
+    expect(limit).to_have_value("")  # no time limit at first: nothing to pause
+    expect(pause).to_be_hidden()
+    limit.select_option("3")
+    expect(pause).to_be_visible()
+    pause.check()
+    page.locator("fieldset", has_text="Pace").screenshot(
+        path=screenshots / f"clock-pause-{width}.png"
+    )
+    # Back to no limit: the ticked box hides and is not posted, so the game is created.
+    limit.select_option("")
+    expect(pause).to_be_hidden()
+    page.get_by_label("A time bank").check()
+    expect(pause).to_be_visible()
+    expect(pause).to_be_checked()
+    page.get_by_label("A limit per turn").check()
+    expect(pause).to_be_hidden()
+    page.get_by_role("button", name="Create the game").click()
+    expect(page.get_by_text("needs a time limit")).to_have_count(0)
+    game = Game.objects.get(created_by=ann)
+    assert (game.clock, game.turn_limit_days, game.pause_weekends) == ("turn", None, False)
+
+
+def test_without_scripts_a_pause_with_no_limit_is_refused_in_words(live_server, browser):
+    ann = UserFactory()
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 360, "height": 800})
+    page = context.new_page()
+    try:
+        log_in(page, live_server.url, ann.username)
+        page.goto(live_server.url + "/games/new/")
+        pause = page.get_by_label("Pause at weekends")
+        expect(pause).to_be_visible()
+        pause.check()
+        page.get_by_role("button", name="Create the game").click()
+        expect(
+            page.get_by_text("Pausing at weekends needs a time limit or a time bank.")
+        ).to_be_visible()
+        assert not Game.objects.filter(created_by=ann).exists()
+    finally:
+        context.close()

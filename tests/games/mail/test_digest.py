@@ -98,3 +98,21 @@ def test_the_digest_task_run_twice_sends_once(reader, other_player):
         assert tasks.send_digest(reader.pk, day) is True
         assert tasks.send_digest(reader.pk, day) is False
     assert len(mail.outbox) == 1
+
+
+def test_the_digest_tells_each_deadline_by_its_games_clock(reader, other_player, stranger):
+    per_turn = waiting_for(reader, other_player, started=T0, deadline=T0 + timedelta(days=2))
+    banked = waiting_for(reader, stranger, started=T0, deadline=T0 + timedelta(days=5, hours=3))
+    Game.objects.filter(pk=banked.pk).update(clock="bank", bank_days=7, increment_hours=12)
+
+    assert sweep_at(T0) == 1
+    (digest,) = mail.outbox
+    html = digest.alternatives[0][0]
+    for text in (digest.body, html):
+        # 08:05 on Monday 1 March in Paris; the deadlines in the reader's time
+        assert "time limit" in text and text.count("time limit") == 1
+        assert "time bank runs out" in text
+    assert ", time limit Wednesday 3 March, 08:05" in digest.body
+    assert ", time bank runs out Saturday 6 March, 11:05" in digest.body
+    assert ", time bank runs out <strong>Saturday 6 March, 11:05</strong>" in html
+    assert per_turn.get_absolute_url() in digest.body

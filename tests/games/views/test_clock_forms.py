@@ -169,6 +169,42 @@ def test_the_game_page_shows_each_player_the_bank_of_the_player_to_move(
     assert f"{mover.public_name}&#39;s time bank: 1 day 20 h left (+6 h per move)." in theirs
 
 
+def test_a_waiting_player_sees_their_own_bank_and_a_watcher_none(
+    player, other_player, client, frozen
+):
+    from games.services import watching
+
+    game = bank_game(player, other_player)
+    watching.set_open(game_id=game.pk, user=player, open_to_watchers=True)
+    first = user_to_move(game)
+    second = other_player if first == player else player
+    theirs = as_user(second).get(game.get_absolute_url()).content.decode()
+    assert (
+        f"{first.public_name}&#39;s time bank: 2 days left (+6 h per move). Your bank: 2 days."
+        in theirs
+    )
+    frozen.shift(timedelta(hours=10))
+    game = play_turns(game, turns=1)  # 2 days, less 10 h, plus 6 h
+    frozen.shift(timedelta(hours=1))
+    mine = as_user(first).get(game.get_absolute_url()).content.decode()
+    assert (
+        f"{second.public_name}&#39;s time bank: 1 day 23 h left (+6 h per move). "
+        "Your bank: 1 day 20 h.</p>"
+    ) in mine
+    moving = as_user(second).get(game.get_absolute_url()).content.decode()
+    assert "Time bank: 1 day 23 h left (+6 h per move).</p>" in moving  # the mover: one bank
+    watched = client.get(reverse("games:watch", args=[game.pk])).content.decode()
+    assert "time bank: 1 day 23 h left (+6 h per move).</p>" in watched
+    assert "Your bank" not in watched
+    # A player who left the game has no more turns: no bank of theirs is told.
+    from games.presenters.clocks import clock_line
+
+    seats = {seat.user_id: seat for seat in game.seats.select_related("user")}
+    seats[first.pk].resigned_at = START
+    assert "Your bank" not in clock_line(game, seats[second.pk], seats[first.pk])
+    assert clock_line(game, seats[second.pk], seats[second.pk]).startswith("Time bank:")
+
+
 def test_a_paused_weekend_is_said_on_the_game_page(player, other_player, frozen):
     frozen.move_to(datetime(2026, 12, 5, 12, 0, tzinfo=UTC))  # Saturday
     game = bank_game(player, other_player, pause_weekends=True)
@@ -176,6 +212,20 @@ def test_a_paused_weekend_is_said_on_the_game_page(player, other_player, frozen)
     html = as_user(mover).get(game.get_absolute_url()).content.decode()
     assert "Time bank: 2 days left" in html
     assert "Paused for the weekend until Monday 00:00 your time." in html
+
+
+def test_a_waiting_players_own_bank_comes_after_the_movers_paused_weekend(
+    player, other_player, frozen
+):
+    frozen.move_to(datetime(2026, 12, 5, 12, 0, tzinfo=UTC))  # Saturday
+    game = bank_game(player, other_player, pause_weekends=True)
+    mover = user_to_move(game)
+    waiting = other_player if mover == player else player
+    html = as_user(waiting).get(game.get_absolute_url()).content.decode()
+    assert (
+        f"{mover.public_name}&#39;s time bank: 2 days left (+6 h per move). Paused for "
+        f"{mover.public_name}&#39;s weekend until Monday 00:00 your time. Your bank: 2 days.</p>"
+    ) in html
 
 
 def test_a_paused_weekend_is_told_to_each_viewer_in_their_own_time_and_no_zone_to_watchers(
