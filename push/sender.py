@@ -8,12 +8,15 @@ server error, try again later; any other refusal is final for this push.
 The host is looked up once per push, by the endpoint check, and the connection goes to an address
 that check approved (TLS and the Host header still name the host): a name server that answers a
 public address to the check and 127.0.0.1 a moment later gets no connection to 127.0.0.1.
+Of the answer only its first bytes are read, for a few seconds at most (`first_bytes`): an
+endpoint that answers without end, or drips its answer, holds no worker and fills no memory.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import time
 from functools import lru_cache
 from urllib.parse import urlsplit
 
@@ -23,6 +26,7 @@ from django.utils import timezone
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 from requests.adapters import HTTPAdapter
+from urllib3.exceptions import HTTPError as TransportError
 from urllib3.exceptions import NewConnectionError
 
 from push.endpoints import HostNotFound, InvalidSubscription, check_endpoint
@@ -35,6 +39,10 @@ GONE = {404, 410}
 # Addresses tried in turn when one cannot be reached (a host's IPv6 may be down): a few, so that a
 # task waits at most a few connect timeouts.
 ADDRESSES_TRIED = 3
+# What is read of a push service's answer, and for how long at most: a real one answers 201 with
+# an empty body, or a few words of refusal. The rest is never read.
+ANSWER_BYTES = 4096
+ANSWER_SECONDS = 15
 
 
 class PushFailed(Exception):
@@ -58,6 +66,37 @@ class _NoRedirects(requests.Session):
     def request(self, *args, **kwargs):
         kwargs["allow_redirects"] = False
         return super().request(*args, **kwargs)
+
+
+class _ShortAnswers(_NoRedirects):
+    """pywebpush reads the whole answer (`response.text`): here only its first bytes are read
+    and kept as the whole of it, the connection closed after them."""
+
+    def request(self, *args, **kwargs):
+        kwargs["stream"] = True
+        response = super().request(*args, **kwargs)
+        with response:
+            response._content = first_bytes(response, ANSWER_BYTES, ANSWER_SECONDS)
+        return response
+
+
+def first_bytes(response: requests.Response, limit: int, seconds: float) -> bytes:
+    """Up to `limit` bytes of a streamed answer's body, read for `seconds` at most (webhooks.sender
+    reads a chat's answer with it too). The status has come: a body cut short or broken off
+    changes nothing of what it says."""
+    deadline = time.monotonic() + seconds
+    read, size = [], 0
+    try:
+        # read1: what has come, not a full chunk, so a body dripped a byte at a time ends too.
+        while size < limit and time.monotonic() < deadline:
+            chunk = response.raw.read1(1024, decode_content=True)
+            if not chunk:
+                break
+            read.append(chunk)
+            size += len(chunk)
+    except (TransportError, requests.RequestException, OSError):
+        pass
+    return b"".join(read)[:limit]
 
 
 class _PinnedAdapter(HTTPAdapter):
@@ -85,10 +124,12 @@ class _PinnedAdapter(HTTPAdapter):
         return host_params, pool_kwargs
 
 
-def pinned_session(host: str, address: str) -> requests.Session:
+def pinned_session(
+    host: str, address: str, session: _NoRedirects | None = None
+) -> requests.Session:
     """A session that reaches `host` only, at the checked `address`, and follows no redirect
     (webhooks.sender posts to chat webhooks through it too)."""
-    session = _NoRedirects()
+    session = session or _NoRedirects()
     # No proxy from the environment: a proxy would look the host up again itself.
     session.trust_env = False
     if settings.PUSH_CA_BUNDLE:
@@ -112,7 +153,7 @@ def _post(subscription: PushSubscription, addresses: list[str], payload: dict, t
     unreachable = None
     for address in addresses[:ADDRESSES_TRIED]:
         try:
-            with pinned_session(host, address) as session:
+            with pinned_session(host, address, session=_ShortAnswers()) as session:
                 webpush(
                     subscription_info=subscription.as_info(),
                     data=json.dumps(payload, separators=(",", ":")),

@@ -11,15 +11,13 @@ few seconds at most: a receiver that answers without end holds no worker and fil
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 import requests
-from urllib3.exceptions import HTTPError as TransportError
 
 from push.endpoints import HostNotFound, InvalidSubscription, check_endpoint
-from push.sender import ADDRESSES_TRIED, never_connected, pinned_session
+from push.sender import ADDRESSES_TRIED, first_bytes, never_connected, pinned_session
 
 TIMEOUT_SECONDS = 10
 MAX_RETRY_AFTER = 15 * 60  # within the broker's one-hour visibility timeout
@@ -95,19 +93,7 @@ def _post(url: str, addresses: list[str], data: bytes) -> Answer:
 def _first_words(response: requests.Response) -> str:
     """Up to ANSWER_BYTES of the answer's body, read for ANSWER_SECONDS at most. The status has
     come: a body cut short or broken off changes nothing of what it says (a 2xx stays posted)."""
-    deadline = time.monotonic() + ANSWER_SECONDS
-    read, size = [], 0
-    try:
-        # read1: what has come, not a full chunk, so a body dripped a byte at a time ends too.
-        while size < ANSWER_BYTES and time.monotonic() < deadline:
-            chunk = response.raw.read1(1024, decode_content=True)
-            if not chunk:
-                break
-            read.append(chunk)
-            size += len(chunk)
-    except (TransportError, requests.RequestException, OSError):
-        pass
-    body = b"".join(read)[:ANSWER_BYTES]
+    body = first_bytes(response, ANSWER_BYTES, ANSWER_SECONDS)
     try:
         return body.decode(response.encoding or "utf-8", "replace")
     except LookupError:  # a charset no codec knows

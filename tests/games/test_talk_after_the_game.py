@@ -138,3 +138,28 @@ def test_the_players_are_told_who_reads_the_talk_while_they_write(
     Game.objects.filter(pk=game.pk).update(public=public)
     page = as_user(player).get(reverse("games:detail", args=[game.pk]))
     assert words in html.unescape(page.content.decode())
+
+
+@pytest.mark.parametrize("public", [False, True])
+def test_a_table_channel_is_told_instead_of_only_the_players_reading_the_talk(
+    player, other_player, public
+):
+    """A table's chat channel posts every message out: "Only this game's players can read this
+    talk" would then be untrue, so the channel's sentence says who else reads it instead (a
+    public table's sentence stays true beside it)."""
+    from webhooks import channels
+    from webhooks.models import Webhook
+
+    game = start_game(player, other_player)
+    Game.objects.filter(pk=game.pk).update(public=public)
+    Webhook.objects.create(owner=player, game=game, kind="slack", url="https://hooks.slack.com/x")
+    channels.refresh(game.pk)
+    client = as_user(other_player)
+    said = f"Every message also goes to Slack, the table's channel set by {player.public_name}."
+    public_words = "This table is public: once the game is over, anyone logged in can read"
+    url = reverse("games:talk", args=[game.pk])
+    for response in (client.get(game.get_absolute_url()), client.get(url, headers=HTMX)):
+        page = html.unescape(response.content.decode())
+        assert said in page
+        assert "Only this game's players can read this talk" not in page
+        assert (public_words in page) is public

@@ -10,6 +10,7 @@ import ipaddress
 import json
 import ssl
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -139,13 +140,26 @@ class Received:
     body: bytes
 
 
+@dataclass(frozen=True)
+class Drip:
+    """An answer whose body never ends: `size` bytes at a time, every `pause` seconds, until the
+    sender hangs up or the service stops (a hostile endpoint, as tests/webhooks/receiver.py)."""
+
+    status: int
+    size: int
+    pause: float
+
+
 class PushService:
-    """Answers 201 to every POST unless told otherwise for a path (`answers["/gone"] = 410`)."""
+    """Answers 201 to every POST unless told otherwise for a path (`answers["/gone"] = 410`, or
+    `answers["/endless"] = Drip(500, 64 * 1024, 0.01)`)."""
 
     def __init__(self, folder: Path) -> None:
         self.cert, key = self_signed_certificate(folder)
         self.received: list[Received] = []
-        self.answers: dict[str, int] = {}
+        self.answers: dict[str, int | Drip] = {}
+        self.stopping = threading.Event()
+        self.dripped = 0  # bytes of endless answers written
         self.server_names: list[str | None] = []  # what each TLS handshake asked for (SNI)
         service = self
 
@@ -154,9 +168,26 @@ class PushService:
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 headers = {name.lower(): value for name, value in self.headers.items()}
                 service.received.append(Received(self.path, headers, body))
-                self.send_response(service.answers.get(self.path, 201))
+                answer = service.answers.get(self.path, 201)
+                if isinstance(answer, Drip):
+                    self.send_response(answer.status)
+                    self.send_header("Content-Length", str(10**12))
+                    self.end_headers()
+                    self._drip(answer)
+                    return
+                self.send_response(answer)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
+
+            def _drip(self, answer: Drip) -> None:
+                try:
+                    while not service.stopping.is_set():
+                        self.wfile.write(b"x" * answer.size)
+                        self.wfile.flush()
+                        service.dripped += answer.size
+                        time.sleep(answer.pause)
+                except OSError:  # the sender hung up
+                    pass
 
             def log_message(self, *args) -> None:
                 pass
@@ -174,6 +205,7 @@ class PushService:
         return self
 
     def __exit__(self, *exc) -> None:
+        self.stopping.set()
         self.server.shutdown()
         self.server.server_close()
 

@@ -3,6 +3,7 @@ decrypts it with the browser's private key and checks the VAPID signature, as a 
 push service would. Also: once per device, 404/410 delete the device, other errors retry."""
 
 import random
+import signal
 from datetime import date, timedelta
 
 import pytest
@@ -13,7 +14,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import presence, services, tasks
 from games.models import Game
-from push import deliveries, notify
+from push import deliveries, notify, sender
 from push.models import PushDelivery, PushSubscription
 from push.sender import PushFailed
 from tests.games.helpers import (
@@ -24,7 +25,7 @@ from tests.games.helpers import (
     user_to_move,
 )
 from tests.push.conftest import SUBJECT
-from tests.push.service import verify_vapid
+from tests.push.service import Drip, verify_vapid
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("push_on")]
 
@@ -490,3 +491,49 @@ def test_in_a_game_of_three_the_push_tells_both_turns_since_yours_like_the_email
     (received,) = push_service.received
     body = browser.decrypt(received.body)["body"]
     assert body == f"{first.public_name} and {second.public_name} have played."
+
+
+class StillWaiting(Exception):
+    pass
+
+
+def pushed_in_time(game: Game, seconds: float) -> int:
+    """The turn's push, which fails the test if it still waits for the answer after `seconds`
+    (an alarm interrupts the read: a push that waited for ever would hold the test too)."""
+
+    def too_long(*_) -> None:
+        raise StillWaiting(f"the push still waits for the push service's answer after {seconds} s")
+
+    before = signal.signal(signal.SIGALRM, too_long)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return deliveries.send_turn(game.pk, turn_of(game))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+
+
+def test_an_endless_answer_is_read_no_further_than_its_first_bytes(game, device, push_service):
+    """A push endpoint answering without end would fill the worker's memory, and hold the queue
+    of every email, if its answer were read to its end: the push fails and is tried again."""
+    subscription, _ = device(user_to_move(game), path="/endless")
+    push_service.answers["/endless"] = Drip(500, 64 * 1024, 0.01)
+    with pytest.raises(PushFailed, match="answered 500"):
+        pushed_in_time(game, 10)
+    assert push_service.dripped < 50 * 1024 * 1024
+    assert PushSubscription.objects.filter(pk=subscription.pk).exists()
+    assert not PushDelivery.objects.exists()  # the claim given back: the retry sends it
+
+
+def test_an_answer_dripped_slowly_holds_the_worker_for_seconds_only(
+    game, device, push_service, monkeypatch
+):
+    monkeypatch.setattr(sender, "ANSWER_SECONDS", 1)
+    device(user_to_move(game), path="/slow")
+    push_service.answers["/slow"] = Drip(503, 1, 0.1)
+    with pytest.raises(PushFailed, match="answered 503"):
+        pushed_in_time(game, 8)
+    assert not PushDelivery.objects.exists()
+    push_service.answers["/slow"] = 201  # a push service that answers as it should
+    assert pushed_in_time(game, 8) == 1
+    assert PushDelivery.objects.get().outcome == "sent"
