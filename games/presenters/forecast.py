@@ -20,10 +20,9 @@ from django.db.models import Max
 
 from games import clocks
 from games.models import Game, Move
+from games.models.history import SITE_EVENTS
 
 MIN_TURNS = 2
-# Entries of the log that are not a turn's play (games.services.absent logs them with the turn).
-SITE_EVENTS = ("resign", "drop", "end_game")
 NOT_YET = "end date: not enough turns yet"
 
 
@@ -35,7 +34,7 @@ def end_forecasts(games: list[Game], zone: tzinfo, now: datetime) -> dict[int, s
         return {}
     turn_ends = (
         Move.objects.filter(game__in=[g.pk for g in active])
-        .exclude(action__type__in=SITE_EVENTS)
+        .exclude(action__type__in=sorted(SITE_EVENTS))
         .values_list("game_id", "turn", "seat")
         .annotate(end=Max("created_at"))
         .order_by()

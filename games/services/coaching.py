@@ -201,7 +201,8 @@ def _mark_hinted(game: Game) -> None:
     Game.objects.filter(
         pk=game.pk, status=Game.Status.ACTIVE, uncounted=Game.Uncounted.COUNTS
     ).update(uncounted=Game.Uncounted.HINTED)
-    game.uncounted = Game.Uncounted.HINTED
+    if game.uncounted == Game.Uncounted.COUNTS:  # a reason already stored stays, as in the row
+        game.uncounted = Game.Uncounted.HINTED
 
 
 def hint_state(game_id: int, version: int) -> tuple[dict[str, Any] | None, bool]:

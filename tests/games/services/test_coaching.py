@@ -467,3 +467,12 @@ def test_a_link_on_another_site_cannot_take_a_hint_for_a_solo_player(client, pla
     assert "with the button on the game page" in refused.content.decode()
     game.refresh_from_db()
     assert game.uncounted == Game.Uncounted.COUNTS and queued == []
+
+
+def test_marking_a_hint_keeps_a_reason_already_stored_in_the_row_and_the_object(game):
+    Game.objects.filter(pk=game.pk).update(uncounted=Game.Uncounted.UNCONFIRMED)
+    game.refresh_from_db()
+    coaching._mark_hinted(game)
+    assert game.uncounted == Game.Uncounted.UNCONFIRMED
+    game.refresh_from_db()
+    assert game.uncounted == Game.Uncounted.UNCONFIRMED
