@@ -103,7 +103,8 @@ def may_watch(game_id: int, token: str | None) -> bool:
 
 
 def _seated_game(game_id: int, user: User) -> Game:
-    """The game, refused unless `user` sits at it; its row is not locked (no move is made)."""
+    """The game, refused unless `user` sits at it and has not left; its row is not locked (no
+    move is made)."""
     if not user.is_authenticated:
         raise NotAllowed("Only the players of a game may share it.")
     seat = Seat.objects.select_related("game").filter(game_id=game_id, user_id=user.pk).first()
@@ -111,4 +112,6 @@ def _seated_game(game_id: int, user: User) -> Game:
         if Game.objects.filter(pk=game_id).exists():
             raise NotAllowed("Only the players of a game may share it.")
         raise NotFound("There is no such game.")
+    if seat.left:  # as everywhere else: a seat that left can do nothing more in the game
+        raise NotAllowed("You have left this game: its watch link is for the players still at it.")
     return seat.game

@@ -94,3 +94,13 @@ def test_a_game_of_the_deal_of_the_week_is_never_watched(player, client):
         assert not watching.may_watch(game.pk, token)
     page = as_user(player).get(game.get_absolute_url()).content.decode()
     assert "Let friends watch this game" not in page
+
+
+def test_a_player_who_left_can_no_longer_share_or_revoke(player, other_player, carol):
+    game = start_game(player, other_player, carol)
+    services.resign(game_id=game.pk, user=carol)
+    token = watching.share(game_id=game.pk, user=player)
+    for verb in (watching.share, watching.revoke):
+        with pytest.raises(services.GameError, match="You have left this game"):
+            verb(game_id=game.pk, user=carol)
+    assert Game.objects.get(pk=game.pk).watch_token == token
