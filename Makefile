@@ -10,7 +10,7 @@ TOOLS := $(VENV)/.tools-installed
 PORT ?= 8000
 SITE_URL ?= http://127.0.0.1:$(PORT)
 
-.PHONY: run test lint format worker beat serve bench bench-quick bench-growth shots install install-dev install-tools migrate demo clean
+.PHONY: run test messages catalogs lint format worker beat serve bench bench-quick bench-growth shots install install-dev install-tools migrate demo clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,7 +32,15 @@ install: $(RUNTIME)    # what serving needs
 install-dev: $(DEV)    # plus the tests, benchmarks and linters
 install-tools: $(TOOLS)    # plus the research and tuning scripts in tools/
 
-migrate: install
+# The translations (locale/*/LC_MESSAGES/django.po) compiled for serving; fast, so always run.
+messages: install
+	$(BIN)/python manage.py compilemessages -v0 --ignore=.venv
+
+# After marking new words: the catalogs brought up to date with the code (docs/languages.md).
+catalogs: install
+	$(BIN)/python manage.py makemessages -v0 --locale fr --locale de
+
+migrate: messages
 	$(BIN)/python manage.py migrate --no-input
 
 demo: migrate
@@ -43,7 +51,7 @@ run: demo
 	@echo "Serving on $(SITE_URL) with its workers and beat (Ctrl-C stops them all)"
 	PORT=$(PORT) SITE_URL=$(SITE_URL) $(BIN)/honcho -f Procfile.dev start -p $(PORT)
 
-test: install-dev
+test: install-dev messages
 	$(BIN)/python -m pytest
 
 lint: install-dev
@@ -63,7 +71,7 @@ beat: install
 
 # The production shape on one machine (Procfile: web, a worker per queue, beat), with the
 # environment of docs/operating.md (Running at scale) set; http://127.0.0.1:8000 unless PORT is set.
-serve: install
+serve: messages
 	@test -n "$$DATABASE_URL" -a -n "$$REDIS_URL" || { echo "make serve needs DATABASE_URL and REDIS_URL (docs/operating.md: Running at scale)"; exit 1; }
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py collectstatic --no-input -v0

@@ -21,6 +21,8 @@ from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django import forms
 from django.db.models import Q
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from . import emails
 from .forms import check_current_password
@@ -36,7 +38,7 @@ class AlreadyDeleted(Exception):
     """The account was deleted already (a double click, or a page left open): nothing is done."""
 
     def __init__(self) -> None:
-        super().__init__("This account is already deleted: there is nothing more to do.")
+        super().__init__(_("This account is already deleted: there is nothing more to do."))
         self.message = str(self)
 
 
@@ -45,7 +47,7 @@ class DeleteAccountForm(forms.Form):
     Wrong answers count with the profile's other password checks (CURRENT_PASSWORD_FAILURE_RATE)."""
 
     password = forms.CharField(
-        label="Your password",
+        label=gettext_lazy("Your password"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
@@ -60,7 +62,7 @@ class DeleteAccountForm(forms.Form):
             self.request,
             self.user,
             password,
-            wrong="That is not your password, so nothing was deleted. Please try again.",
+            wrong=_("That is not your password, so nothing was deleted. Please try again."),
         )
         return password
 
@@ -99,7 +101,7 @@ def erase(user: User, now: datetime) -> Erased:
     for name in (
         # Preferences and what they tell of the person (their time zone, quiet hours, absences).
         "time_zone", "remind_every_hours", "quiet_start", "quiet_end", "last_digest_on",
-        "away_until", "away_since", "away_days", "first_name", "last_name",
+        "away_until", "away_since", "away_days", "first_name", "last_name", "language",
     ):  # fmt: skip
         setattr(user, name, defaults[name])
     for field in EMAIL_KINDS.values():  # and no email of any kind, whatever comes later

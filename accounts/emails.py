@@ -18,6 +18,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from .language import speaking
 from .models import User
 
 logger = logging.getLogger(__name__)
@@ -49,11 +50,13 @@ def user_for_confirmation(token: str) -> User | None:
 
 
 def send(kind: str, user: User, ctx: dict[str, Any], to: str | None = None) -> None:
-    """Render and send one account email now (to `to`, or to the player's address)."""
+    """Render and send one account email now (to `to`, or to the player's address), in the
+    account's language."""
     ctx = {**ctx, "user": user, "site_name": settings.SITE_NAME, "site_url": settings.SITE_URL}
-    subject = " ".join(render_to_string(f"emails/{kind}_subject.txt", ctx).split())
-    text = render_to_string(f"emails/{kind}_body.txt", ctx)
-    html = render_to_string(f"emails/{kind}_body.html", ctx)
+    with speaking(user):
+        subject = " ".join(render_to_string(f"emails/{kind}_subject.txt", ctx).split())
+        text = render_to_string(f"emails/{kind}_body.txt", ctx)
+        html = render_to_string(f"emails/{kind}_body.html", ctx)
     message = EmailMultiAlternatives(subject, text, to=[to or user.email])
     message.attach_alternative(html, "text/html")
     message.send()

@@ -13,6 +13,8 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from .identity import (
     canonical_username,
@@ -24,7 +26,7 @@ from .identity import (
 from .models import DELETED_NAME, User
 from .ratelimits import limited, used_up, window_in_words
 
-USERNAME_TAKEN = "That username is taken. Please choose another."
+USERNAME_TAKEN = gettext_lazy("That username is taken. Please choose another.")
 
 
 def check_display_name(value: str) -> str:
@@ -32,14 +34,16 @@ def check_display_name(value: str) -> str:
     value = value.strip()
     if has_control_characters(value):
         raise forms.ValidationError(
-            "A display name must be one line of visible characters (no line breaks or "
-            "control characters)."
+            _(
+                "A display name must be one line of visible characters (no line breaks or "
+                "control characters)."
+            )
         )
     if value and imitates_bot(value):
-        raise forms.ValidationError("Names like a computer opponent's are kept for the bots.")
+        raise forms.ValidationError(_("Names like a computer opponent's are kept for the bots."))
     if canonical_username(value) == canonical_username(DELETED_NAME):
         # Otherwise anyone could pass for an account that was deleted.
-        raise forms.ValidationError("That name is kept for the accounts that were deleted.")
+        raise forms.ValidationError(_("That name is kept for the accounts that were deleted."))
     return value
 
 
@@ -54,8 +58,11 @@ def check_current_password(request: HttpRequest, user: User, password: str, wron
 
     if used_up(request, "current_password", account, rate):
         raise forms.ValidationError(
-            "Your current password was entered wrongly several times. For your safety, nothing "
-            f"was changed: please try again in {window_in_words(rate)}."
+            _(
+                "Your current password was entered wrongly several times. For your safety, "
+                "nothing was changed: please try again in %(wait)s."
+            )
+            % {"wait": window_in_words(rate)}
         )
     if not user.check_password(password):
         limited(request, "current_password", account, rate)  # count the failure
@@ -66,28 +73,38 @@ class SignUpForm(UserCreationForm):
     class Meta:
         model = User
         fields = ("username", "display_name", "email", "time_zone")
+        labels = {
+            "display_name": gettext_lazy("Display name"),
+            "time_zone": gettext_lazy("Time zone"),
+        }
         help_texts = {
-            "username": "Friends invite you by this name. Letters, digits and @/./+/-/_ only.",
+            "username": gettext_lazy(
+                "Friends invite you by this name. Letters, digits and @/./+/-/_ only."
+            ),
         }
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["email"].required = True
-        self.fields["email"].help_text = "We send a link to confirm it: rated games need it."
-        self.fields["display_name"].help_text = "Shown to other players. Defaults to your username."
-        self.fields["time_zone"].help_text = "Used for reminders and quiet hours."
+        self.fields["email"].help_text = _("We send a link to confirm it: rated games need it.")
+        self.fields["display_name"].help_text = _(
+            "Shown to other players. Defaults to your username."
+        )
+        self.fields["time_zone"].help_text = _("Used for reminders and quiet hours.")
 
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
         if imitates_bot(username):
-            raise forms.ValidationError("Names like a computer opponent's are kept for the bots.")
+            raise forms.ValidationError(
+                _("Names like a computer opponent's are kept for the bots.")
+            )
         if imitates_site(username):
-            raise forms.ValidationError("That name is kept for the site. Please choose another.")
+            raise forms.ValidationError(_("That name is kept for the site. Please choose another."))
         if User.objects.filter(username_key=canonical_username(username)).exists():
             raise forms.ValidationError(USERNAME_TAKEN)
         if User.objects.filter(username_skeleton=username_skeleton(username)).exists():
             raise forms.ValidationError(
-                "That username looks too much like another player's. Please choose another."
+                _("That username looks too much like another player's. Please choose another.")
             )
         return username
 
@@ -104,20 +121,38 @@ class SignUpForm(UserCreationForm):
         return email
 
 
+def language_choices() -> list[tuple[str, str]]:
+    """The profile's languages: each named in itself, after "As my browser asks" (blank)."""
+    return [("", pgettext_lazy("language", "As my browser asks")), *settings.LANGUAGES]
+
+
 class ProfileForm(forms.ModelForm):
-    """Display name, email and time zone; a new email needs the current password."""
+    """Display name, email, time zone and language; a new email needs the current password."""
 
     current_password = forms.CharField(
-        label="Current password",
+        label=gettext_lazy("Current password"),
         required=False,
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
-        help_text="Needed only to change your email address.",
+        help_text=gettext_lazy("Needed only to change your email address."),
+    )
+    language = forms.ChoiceField(
+        label=gettext_lazy("Language"),
+        choices=language_choices,
+        required=False,
+        help_text=gettext_lazy("The site and its emails to you are written in it."),
+        error_messages={
+            "invalid_choice": gettext_lazy("Choose one of the languages in the list."),
+        },
     )
 
     class Meta:
         model = User
-        fields = ("display_name", "email", "time_zone")
+        fields = ("display_name", "email", "time_zone", "language")
+        labels = {
+            "display_name": gettext_lazy("Display name"),
+            "time_zone": gettext_lazy("Time zone"),
+        }
 
     def __init__(self, *args, request: HttpRequest | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -135,7 +170,7 @@ class ProfileForm(forms.ModelForm):
             .exists()
         )
         if taken:
-            raise forms.ValidationError("Another account already uses this email.")
+            raise forms.ValidationError(_("Another account already uses this email."))
         return email
 
     @property
@@ -150,7 +185,7 @@ class ProfileForm(forms.ModelForm):
                     self.request,
                     self.instance,
                     cleaned.get("current_password") or "",
-                    wrong="Enter your current password to change your email address.",
+                    wrong=_("Enter your current password to change your email address."),
                 )
             except forms.ValidationError as refusal:
                 self.add_error("current_password", refusal)
@@ -188,11 +223,11 @@ class AwayForm(forms.Form):
 
     away_until = forms.DateField(
         required=False,
-        label="Away until",
+        label=gettext_lazy("Away until"),
         # An <input type=date> shows only an ISO date: in the locale's 08/12/2026 the box came
         # back empty, and saving again cleared the absence.
         widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),
-        help_text=(
+        help_text=gettext_lazy(
             "The last day you are away. Meanwhile the time limits of your turns pause, and "
             "reminders and digests wait; others see that you are away. At most 30 days at a time "
             "and 60 days a year. Empty it to be back now."

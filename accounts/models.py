@@ -11,8 +11,16 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
+from django.utils.formats import date_format
+from django.utils.translation import gettext, gettext_noop, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from .identity import canonical_username, username_skeleton
+
+
+def language_choices() -> list[tuple[str, str]]:
+    """The site's languages, each named in itself. A callable, so adding one needs no migration."""
+    return list(settings.LANGUAGES)
 
 
 @functools.cache
@@ -23,17 +31,17 @@ def time_zone_choices() -> list[tuple[str, str]]:
 
 
 REMIND_EVERY_CHOICES = [
-    (0, "Never"),
-    (12, "After 12 hours, then every 12 hours"),
-    (24, "After 24 hours, then every day"),
-    (48, "After 48 hours, then every 2 days"),
+    (0, _("Never")),
+    (12, _("After 12 hours, then every 12 hours")),
+    (24, _("After 24 hours, then every day")),
+    (48, _("After 48 hours, then every 2 days")),
 ]
 HOUR_CHOICES = [(hour, f"{hour:02d}:00") for hour in range(24)]
 # Away (on vacation): at most this many days at a time, and this many in a calendar year.
 AWAY_MAX_DAYS = 30
 AWAY_DAYS_PER_YEAR = 60
 # What a deleted account is called wherever its games are still shown (accounts.closing).
-DELETED_NAME = "a deleted player"
+DELETED_NAME = gettext_noop("a deleted player")  # stored in English, shown translated
 # The kinds of email a player can switch off (in the profile or by the link in each email).
 EMAIL_KINDS = {
     "turn": "email_turn",
@@ -64,9 +72,14 @@ class PlayerManager(UserManager):
 class User(AbstractUser):
     """A player. `display_name` is what others see; `username` is how friends invite them."""
 
-    email = models.EmailField("email address")
+    email = models.EmailField(_("email address"))
     display_name = models.CharField(max_length=40, blank=True)
     time_zone = models.CharField(max_length=64, choices=time_zone_choices, default="UTC")
+    # The language the site and its emails speak to this player (accounts.language); empty: the
+    # browser's on the site, English in emails. Sign-up stores the language the page was read in.
+    language = models.CharField(
+        _("language"), max_length=8, choices=language_choices, blank=True, default=""
+    )
     # Computer opponents are users too, so seats, histories and ratings treat them alike. Created
     # by a data migration and found by this field, never by their names; they cannot log in.
     bot_level = models.CharField(max_length=8, blank=True, default="", db_index=True)
@@ -85,39 +98,47 @@ class User(AbstractUser):
 
     # Email preferences; every kind can also be switched off by the link at the foot of its emails.
     email_turn = models.BooleanField(
-        "“Your turn” emails", default=True, help_text="When another player has ended their turn."
+        _("“Your turn” emails"),
+        default=True,
+        help_text=_("When another player has ended their turn."),
     )
     email_reminder = models.BooleanField(
-        "Reminders",
+        _("Reminders"),
         default=True,
-        help_text="While a game waits for you, and before a turn time limit runs out.",
+        help_text=_("While a game waits for you, and before a turn time limit runs out."),
     )
     remind_every_hours = models.PositiveSmallIntegerField(
-        "Remind me",
+        _("Remind me"),
         choices=REMIND_EVERY_CHOICES,
         default=24,
-        help_text="A game with a turn time limit also warns you 12 hours before it runs out.",
+        help_text=_("A game with a turn time limit also warns you 12 hours before it runs out."),
     )
     email_digest = models.BooleanField(
-        "Daily digest", default=False, help_text="Each morning, the games waiting for your move."
+        _("Daily digest"),
+        default=False,
+        help_text=_("Each morning, the games waiting for your move."),
     )
     email_game_over = models.BooleanField(
-        "Game over", default=True, help_text="The final scores when a game of yours ends."
+        _("Game over"), default=True, help_text=_("The final scores when a game of yours ends.")
     )
     email_invitation = models.BooleanField(
-        "Invitations and tables",
+        _("Invitations and tables"),
         default=True,
-        help_text="When a friend invites you, and when a table of yours starts, is cancelled, "
-        "or an invitation you sent is declined.",
+        help_text=_(
+            "When a friend invites you, and when a table of yours starts, is cancelled, "
+            "or an invitation you sent is declined."
+        ),
     )
     quiet_start = models.PositiveSmallIntegerField(
-        "Quiet hours from", choices=HOUR_CHOICES, default=22
+        _("Quiet hours from"), choices=HOUR_CHOICES, default=22
     )
     quiet_end = models.PositiveSmallIntegerField(
-        "until",
+        pgettext_lazy("quiet hours", "until"),
         choices=HOUR_CHOICES,
         default=7,
-        help_text="No reminder or digest in between, in your time zone. The same hour twice: none.",
+        help_text=_(
+            "No reminder or digest in between, in your time zone. The same hour twice: none."
+        ),
     )
     last_digest_on = models.DateField(null=True, blank=True, editable=False)
 
@@ -125,7 +146,7 @@ class User(AbstractUser):
     # away, their turn clocks pause and turn emails, reminders and digests wait. Changed only
     # through `games.services.set_away`, which also moves the time limits of the games waiting
     # for them.
-    away_until = models.DateField("Away until", null=True, blank=True)
+    away_until = models.DateField(_("Away until"), null=True, blank=True)
     away_since = models.DateTimeField(null=True, blank=True, editable=False)
     # Days away counted per calendar year ({"2026": 12}), for the yearly allowance.
     away_days = models.JSONField(default=dict, blank=True, editable=False)
@@ -156,12 +177,12 @@ class User(AbstractUser):
                 Lower("email"),
                 condition=Q(email_confirmed_at__isnull=False),
                 name="user_confirmed_email_unique_ci",
-                violation_error_message="Another account already uses this email.",
+                violation_error_message=_("Another account already uses this email."),
             ),
             models.UniqueConstraint(
                 Lower("username"),
                 name="user_username_unique_ci",
-                violation_error_message="That username is taken. Please choose another.",
+                violation_error_message=_("That username is taken. Please choose another."),
             ),
         ]
 
@@ -197,6 +218,10 @@ class User(AbstractUser):
 
     @property
     def public_name(self) -> str:
+        if self.display_name == DELETED_NAME:  # only a deleted account has it (forms refuse it)
+            return gettext(DELETED_NAME)  # in the reader's language
+        if self.display_name == f"Player {self.pk}":  # accounts.moderation.neutral_name
+            return gettext("Player %(number)s") % {"number": self.pk}
         return self.display_name or self.username
 
     @property
@@ -272,7 +297,8 @@ class User(AbstractUser):
 
         if not self.is_away_at(timezone.now()):
             return ""
-        return f"away until {self.away_until.day} {self.away_until:%B}"
+        day = date_format(self.away_until, pgettext("date format: day and month", "j F"))
+        return gettext("away until %(day)s") % {"day": day}
 
     def plan_absence(self, until: date | None, now: datetime) -> dict:
         """The away fields after setting (or clearing, with None) the return date at `now`.
@@ -291,12 +317,15 @@ class User(AbstractUser):
                 _count_days(days, start, today - timedelta(days=1), +1)
             return {"away_until": None, "away_since": None, "away_days": _as_json(days)}
         if until < today:
-            raise ValueError("That date is in the past: choose today or a later day.")
+            raise ValueError(gettext("That date is in the past: choose today or a later day."))
         if (until - start).days + 1 > AWAY_MAX_DAYS:
             latest = start + timedelta(days=AWAY_MAX_DAYS - 1)
+            day = date_format(latest, pgettext("date format: day, month and year", "j F Y"))
             raise ValueError(
-                f"You can be away at most {AWAY_MAX_DAYS} days at a time: "
-                f"until {latest.day} {latest:%B %Y} at the latest."
+                gettext(
+                    "You can be away at most %(days)d days at a time: until %(day)s at the latest."
+                )
+                % {"days": AWAY_MAX_DAYS, "day": day}
             )
         _count_days(days, start, until, +1)
         over = sorted(year for year, n in days.items() if n > AWAY_DAYS_PER_YEAR)
@@ -304,8 +333,11 @@ class User(AbstractUser):
             used = days[over[0]] - _days_in(over[0], start, until)
             left = max(0, AWAY_DAYS_PER_YEAR - used)
             raise ValueError(
-                f"You can be away at most {AWAY_DAYS_PER_YEAR} days in a year; "
-                f"days left for {over[0]}: {left}."
+                gettext(
+                    "You can be away at most %(days)d days in a year; "
+                    "days left for %(year)s: %(left)d."
+                )
+                % {"days": AWAY_DAYS_PER_YEAR, "year": over[0], "left": left}
             )
         return {
             "away_until": until,
@@ -341,9 +373,11 @@ class RetiredUsername(models.Model):
         live player's name, so that they tell nothing more about the account that had it."""
         recent = cls.objects.filter(retired_at__gt=datetime.now(UTC) - cls.kept_for())
         if recent.filter(username_key=canonical_username(username)).exists():
-            return "That username is taken. Please choose another."
+            return gettext("That username is taken. Please choose another.")
         if recent.filter(username_skeleton=username_skeleton(username)).exists():
-            return "That username looks too much like another player's. Please choose another."
+            return gettext(
+                "That username looks too much like another player's. Please choose another."
+            )
         return None
 
     @staticmethod

@@ -23,15 +23,18 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from . import emails
 from .models import User
 
 SUSPENDED_PAGE = "accounts/suspended.html"
-LOGIN_REFUSED = (
+LOGIN_REFUSED = gettext_lazy(
     "This account has been suspended by the site's staff, so it cannot log in for now. "
     "Its games go on under their time limits."
 )
+# Stored in English in `display_name`, shown in the reader's language (User.public_name).
+NEUTRAL_NAME = gettext_noop("Player %(number)s")
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS", "TRACE")
 
 
@@ -50,7 +53,7 @@ def lift_suspension(user_id: int) -> bool:
 
 def neutral_name(user: User) -> str:
     """A name that says nothing of the person and is the account's alone: "Player 1234"."""
-    return f"Player {user.pk}"
+    return NEUTRAL_NAME % {"number": user.pk}
 
 
 def give_neutral_name(user_id: int) -> tuple[str, str] | None:

@@ -10,6 +10,7 @@ import unicodedata
 from collections.abc import Callable
 
 from django.http import HttpRequest
+from django.utils.translation import npgettext, pgettext
 from django_ratelimit.core import get_usage, is_ratelimited
 
 from . import identity
@@ -54,6 +55,27 @@ _RATE = re.compile(r"\d+/(\d*)([smhd])?$")
 _UNITS = {"s": "second", "m": "minute", "h": "hour", "d": "day"}
 
 
+def _one(unit: str) -> str:
+    """One window of `unit`, as it reads after "try again in" (German wants the dative)."""
+    return {
+        "second": pgettext("try again in", "a second"),
+        "minute": pgettext("try again in", "a minute"),
+        "hour": pgettext("try again in", "an hour"),
+        "day": pgettext("try again in", "a day"),
+    }[unit]
+
+
+def _many(unit: str, count: int) -> str:
+    """`count` windows of `unit`, as they read after "try again in"."""
+    words = {
+        "second": npgettext("try again in", "%(count)d second", "%(count)d seconds", count),
+        "minute": npgettext("try again in", "%(count)d minute", "%(count)d minutes", count),
+        "hour": npgettext("try again in", "%(count)d hour", "%(count)d hours", count),
+        "day": npgettext("try again in", "%(count)d day", "%(count)d days", count),
+    }[unit]
+    return words % {"count": count}
+
+
 def window_in_words(rate: str) -> str:
     """How long one window of `rate` lasts, for "please try again in ...": "5/15m" is
     "15 minutes", "3/h" is "an hour" (a message must not promise a time the setting changed)."""
@@ -62,9 +84,7 @@ def window_in_words(rate: str) -> str:
         raise ValueError(f"not a rate: {rate!r}")
     count = int(match.group(1) or 1)
     unit = _UNITS[match.group(2) or "s"]
-    if count == 1:
-        return f"an {unit}" if unit == "hour" else f"a {unit}"
-    return f"{count} {unit}s"
+    return _one(unit) if count == 1 else _many(unit, count)
 
 
 def normalised_email(address: str) -> str:

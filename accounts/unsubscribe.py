@@ -18,17 +18,18 @@ from django.conf import settings
 from django.core import signing
 from django.db.models import F
 from django.urls import reverse
+from django.utils.translation import pgettext_lazy
 
 from .models import EMAIL_KINDS, User
 from .signals import email_preferences_changed
 
 # What the confirmation page calls each kind: "Stop receiving <these>?"
 NAMES = {
-    "turn": "“your turn” emails",
-    "reminder": "reminders",
-    "digest": "the daily digest",
-    "game_over": "game-over emails",
-    "invitation": "invitation and table emails",
+    "turn": pgettext_lazy("unsubscribe", "“your turn” emails"),
+    "reminder": pgettext_lazy("unsubscribe", "reminders"),
+    "digest": pgettext_lazy("unsubscribe", "the daily digest"),
+    "game_over": pgettext_lazy("unsubscribe", "game-over emails"),
+    "invitation": pgettext_lazy("unsubscribe", "invitation and table emails"),
 }
 
 

@@ -9,7 +9,10 @@ from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -26,6 +29,7 @@ from .forms import (
     ProfileForm,
     SignUpForm,
 )
+from .language import supported
 from .models import User, set_away
 from .moderation import LoginForm
 from .next_page import next_path
@@ -46,10 +50,10 @@ def _account_emails_used_up(request: HttpRequest, address: str) -> bool:
 
 
 def _account_emails_used_up_message() -> str:
-    return (
+    return _(
         "Several emails were already sent to this address recently. Please check your inbox "
-        f"(including spam), or try again in {window_in_words(settings.CONFIRMATION_EMAIL_RATE)}."
-    )
+        "(including spam), or try again in %(wait)s."
+    ) % {"wait": window_in_words(settings.CONFIRMATION_EMAIL_RATE)}
 
 
 def _sign_up_refused(request: HttpRequest, form: SignUpForm) -> bool:
@@ -58,8 +62,11 @@ def _sign_up_refused(request: HttpRequest, form: SignUpForm) -> bool:
     if limited(request, "signup", "ip", settings.SIGNUP_RATE):
         form.add_error(
             None,
-            "Several accounts were created from your network recently. Please try again in "
-            f"{window_in_words(settings.SIGNUP_RATE)}.",
+            _(
+                "Several accounts were created from your network recently. Please try again in "
+                "%(wait)s."
+            )
+            % {"wait": window_in_words(settings.SIGNUP_RATE)},
         )
         return True
     if _account_emails_used_up(request, form.cleaned_data["email"]):
@@ -81,6 +88,8 @@ def signup(request: HttpRequest) -> HttpResponse:
         if _sign_up_refused(request, form):  # no account, and nothing sent
             context = {"form": form, "next": next_url}
             return render(request, "accounts/signup.html", context, status=429)
+        # The language the page was read in: emails to the new account are written in it.
+        form.instance.language = supported(translation.get_language())
         try:
             with transaction.atomic():
                 user = form.save()
@@ -94,8 +103,11 @@ def signup(request: HttpRequest) -> HttpResponse:
             login(request, user, backend=BACKEND)
             messages.success(
                 request,
-                f"Welcome, {user.public_name}! Your account is ready. We sent you a link to "
-                "confirm your email address: until then your games are not rated.",
+                _(
+                    "Welcome, %(name)s! Your account is ready. We sent you a link to confirm "
+                    "your email address: until then your games are not rated."
+                )
+                % {"name": user.public_name},
             )
             return redirect(next_url or "home")
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
@@ -165,16 +177,16 @@ def resend_confirmation(request: HttpRequest) -> HttpResponse:
     """Send the confirmation link again, a few times an hour at most."""
     user = request.user
     if user.email_confirmed_at:
-        messages.info(request, "Your email address is already confirmed.")
+        messages.info(request, _("Your email address is already confirmed."))
     elif limited(request, "resend_confirmation", "user", settings.EMAIL_CONFIRMATION_RESEND_RATE):
         messages.error(
-            request, "A link was sent several times already. Please try again in an hour."
+            request, _("A link was sent several times already. Please try again in an hour.")
         )
     elif _account_emails_used_up(request, user.email):
         messages.error(request, _account_emails_used_up_message())
     else:
         emails.confirm_email(user)
-        messages.success(request, f"We sent a new link to {user.email}.")
+        messages.success(request, _("We sent a new link to %(email)s.") % {"email": user.email})
     return redirect("profile")
 
 
@@ -187,21 +199,57 @@ def profile(request: HttpRequest) -> HttpResponse:
         if email_changed and _account_emails_used_up(request, form.cleaned_data["email"]):
             form.add_error("email", _account_emails_used_up_message())
             return _profile_page(request, status=429, form=form)
+        language_changed = "language" in form.changed_data
         with transaction.atomic():
             user = form.save()
             if email_changed:
                 emails.email_changed(user, old_email)
                 emails.confirm_email(user)
+        if language_changed:
+            _speak(request, user.language)  # this answer, and the page after it, in the new one
         if email_changed:
             messages.success(
                 request,
-                f"Your profile is saved. We sent a link to {user.email} to confirm it, and told "
-                "your old address.",
+                _(
+                    "Your profile is saved. We sent a link to %(email)s to confirm it, and told "
+                    "your old address."
+                )
+                % {"email": user.email},
             )
         else:
-            messages.success(request, "Your profile is saved.")
-        return redirect("profile")
+            messages.success(request, _("Your profile is saved."))
+        response = redirect("profile")
+        if language_changed:
+            _remember_language(response, user.language)
+        return response
     return _profile_page(request, form=form)
+
+
+def _speak(request: HttpRequest, language: str) -> None:
+    """Answer from now on in `language`, or with none chosen in the one the browser asks for."""
+    if not language:
+        request.COOKIES.pop(settings.LANGUAGE_COOKIE_NAME, None)  # the old choice no longer holds
+        language = translation.get_language_from_request(request)
+    language = supported(language)
+    translation.activate(language)
+    request.LANGUAGE_CODE = language
+
+
+def _remember_language(response: HttpResponse, language: str) -> None:
+    """The language cookie for the choice just saved (none: the browser's, so no cookie)."""
+    if not language:
+        response.delete_cookie(
+            settings.LANGUAGE_COOKIE_NAME, samesite=settings.LANGUAGE_COOKIE_SAMESITE
+        )
+        return
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+    )
 
 
 def _profile_page(request: HttpRequest, status: int = 200, **forms) -> HttpResponse:
@@ -229,7 +277,7 @@ def email_preferences(request: HttpRequest) -> HttpResponse:
         email_form.save()
         unsubscribe_links.retire_links(request.user)  # older links must not undo this choice
         email_preferences_changed.send(sender=User, user=request.user)
-        messages.success(request, "Your email preferences are saved.")
+        messages.success(request, _("Your email preferences are saved."))
         return redirect(reverse("profile") + "#emails")
     return _profile_page(request, email_form=email_form)
 
@@ -247,9 +295,12 @@ def away(request: HttpRequest) -> HttpResponse:
             away_form.add_error("away_until", str(exc))
         else:
             if user.away_until:
-                messages.success(request, f"You are away until {user.away_until:%A %-d %B}.")
+                day = date_format(
+                    user.away_until, pgettext("date format: weekday day month", "l j F")
+                )
+                messages.success(request, _("You are away until %(day)s.") % {"day": day})
             else:
-                messages.success(request, "Welcome back: your turn clocks run again.")
+                messages.success(request, _("Welcome back: your turn clocks run again."))
             return redirect(reverse("profile") + "#away")
     return _profile_page(request, status=400, away_form=away_form)
 
@@ -262,15 +313,15 @@ def calendar_address(request: HttpRequest) -> HttpResponse:
     user = request.user
     if request.POST.get("action") == "stop":
         User.objects.filter(pk=user.pk).update(calendar_token=None)
-        messages.success(request, "Your calendar address is turned off.")
+        messages.success(request, _("Your calendar address is turned off."))
     else:
         had_one = bool(user.calendar_token)
         user.renew_calendar_token()
         messages.success(
             request,
-            "Your calendar has a new address: the old one no longer works."
+            _("Your calendar has a new address: the old one no longer works.")
             if had_one
-            else "Your calendar address is ready.",
+            else _("Your calendar address is ready."),
         )
     return redirect(reverse("profile") + "#calendar")
 
@@ -298,7 +349,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         return {**super().get_form_kwargs(), "request": self.request}
 
 
-RESET_EMAILS_USED_UP = (
+RESET_EMAILS_USED_UP = gettext_lazy(
     "Several reset emails were already sent to this address in the last hour; check your inbox, "
     "including spam, or try again in an hour."
 )

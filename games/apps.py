@@ -6,7 +6,15 @@ class GamesConfig(AppConfig):
     name = "games"
 
     def ready(self) -> None:
+        from django.utils import translation
+
         from accounts.signals import away_changed, email_confirmed, email_preferences_changed
+        from games.engine import words
+
+        # The engine's words in the language of each request and email (games/engine/words.py).
+        from games.jinja import remembered_gettext
+
+        words.install(remembered_gettext, translation.ngettext, translation.pgettext)
         from games import reminders
         from harmonies_site import checks  # noqa: F401  (registers the site's system checks)
 
@@ -20,10 +28,16 @@ class GamesConfig(AppConfig):
 def on_email_confirmed(sender, user, **kwargs) -> list[tuple[str, str]]:
     """The invitations sent to the address just confirmed become the account's: the way on from
     the confirmation page is each one's table."""
+    from django.utils.translation import gettext as _
+
     from games import services
 
     return [
-        (f"{i.invited_by.public_name} invites you to {i.game.title}", i.game.get_absolute_url())
+        (
+            _("%(name)s invites you to %(game)s")
+            % {"name": i.invited_by.public_name, "game": i.game.title},
+            i.game.get_absolute_url(),
+        )
         for i in services.claim_invitations(user)
     ]
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from games import engine
 from games.engine.state import TOKENS_PER_SPACE
+from games.engine.words import _, ngettext
 
 PER_TURN, BANK = "turn", "bank"
 KINDS = (PER_TURN, BANK)
@@ -83,15 +84,29 @@ def counting_from(user: Any, now: datetime) -> datetime:
 def describe(clock: Clock) -> str:
     """ "3 days per turn", "a 7-day time bank, +12 h per move, paused at weekends": the clock in
     words for the table page, the game page and the emails."""
-    if clock.kind == BANK:
-        added = f"+{clock.increment_hours} h" if clock.increment_hours else "no time added"
-        words = f"a {clock.bank_days}-day time bank, {added} per move"
+    weekends = clock.pause_weekends
+    values = {"days": clock.bank_days, "hours": clock.increment_hours}
+    if clock.kind == BANK and clock.increment_hours and weekends:
+        words = _("a %(days)s-day time bank, +%(hours)s h per move, paused at weekends")
+    elif clock.kind == BANK and clock.increment_hours:
+        words = _("a %(days)s-day time bank, +%(hours)s h per move")
+    elif clock.kind == BANK and weekends:
+        words = _("a %(days)s-day time bank, no time added per move, paused at weekends")
+    elif clock.kind == BANK:
+        words = _("a %(days)s-day time bank, no time added per move")
     elif clock.turn_limit_days:
-        days = clock.turn_limit_days
-        words = f"{days} day{'s' if days != 1 else ''} per turn"
+        values["days"] = days = clock.turn_limit_days
+        if weekends:
+            words = ngettext(
+                "%(days)s day per turn, paused at weekends",
+                "%(days)s days per turn, paused at weekends",
+                days,
+            )
+        else:
+            words = ngettext("%(days)s day per turn", "%(days)s days per turn", days)
     else:
-        return "no time limit"
-    return f"{words}, paused at weekends" if clock.pause_weekends else words
+        return _("no time limit")
+    return words % values
 
 
 def _whole(value: object) -> bool:
@@ -111,32 +126,38 @@ def check_clock(
     the writer ask, so a forged request meets the same refusal as the page. `stand_in`: whether a
     late player's turn is played by the stand-in (rather than the player dropped)."""
     if kind not in KINDS:
-        raise ClockError("Choose a clock: a limit per turn or a time bank.")
+        raise ClockError(_("Choose a clock: a limit per turn or a time bank."))
     if not isinstance(pause_weekends, bool):
-        raise ClockError("Pausing at weekends is a yes or a no.")
+        raise ClockError(_("Pausing at weekends is a yes or a no."))
     if kind == PER_TURN:
         if bank_days is not None or increment_hours not in (None, 0):
-            raise ClockError("Choose a limit per turn or a time bank, not both.")
+            raise ClockError(_("Choose a limit per turn or a time bank, not both."))
         if turn_limit_days is not None and (
             not _whole(turn_limit_days) or turn_limit_days not in TURN_LIMIT_DAYS
         ):
-            raise ClockError("A turn's time limit is 1, 3, 7 or 14 days.")
+            raise ClockError(_("A turn's time limit is 1, 3, 7 or 14 days."))
         if turn_limit_days is None and pause_weekends:
-            raise ClockError("Pausing at weekends needs a time limit or a time bank.")
+            raise ClockError(_("Pausing at weekends needs a time limit or a time bank."))
         return Clock(PER_TURN, turn_limit_days, None, 0, pause_weekends)
     if turn_limit_days is not None:
-        raise ClockError("Choose a limit per turn or a time bank, not both.")
+        raise ClockError(_("Choose a limit per turn or a time bank, not both."))
     low, high = BANK_DAYS
     if not _whole(bank_days) or not low <= bank_days <= high:
-        raise ClockError(f"A time bank holds {low} to {high} days.")
+        raise ClockError(
+            _("A time bank holds %(low)s to %(high)s days.") % {"low": low, "high": high}
+        )
     low, high = INCREMENT_HOURS
     increment = 0 if increment_hours is None else increment_hours
     if not _whole(increment) or not low <= increment <= high:
-        raise ClockError(f"The time added per move is {low} to {high} hours.")
+        raise ClockError(
+            _("The time added per move is %(low)s to %(high)s hours.") % {"low": low, "high": high}
+        )
     if stand_in and increment == 0:
         raise ClockError(
-            "With no time added per move, a player whose bank ran out could never play again: "
-            "add some hours per move, or drop late players."
+            _(
+                "With no time added per move, a player whose bank ran out could never play "
+                "again: add some hours per move, or drop late players."
+            )
         )
     return Clock(BANK, None, bank_days, increment, pause_weekends)
 
@@ -238,12 +259,14 @@ def duration_words(span: timedelta) -> str:
     minutes = max(int(span.total_seconds() // 60), 0)
     days, minutes = divmod(minutes, 24 * 60)
     hours, minutes = divmod(minutes, 60)
+    values = {"days": days, "hours": hours, "minutes": minutes}
+    if days and hours:
+        return ngettext("%(days)s day %(hours)s h", "%(days)s days %(hours)s h", days) % values
     if days:
-        words = f"{days} day{'s' if days != 1 else ''}"
-        return f"{words} {hours} h" if hours else words
+        return ngettext("%(days)s day", "%(days)s days", days) % values
     if hours:
-        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
-    return f"{minutes} min" if minutes else "less than a minute"
+        return (_("%(hours)s h %(minutes)s min") if minutes else _("%(hours)s h")) % values
+    return _("%(minutes)s min") % values if minutes else _("less than a minute")
 
 
 # How long a game still has to go ----------------------------------------------------------------

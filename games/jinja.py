@@ -14,12 +14,14 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.template import defaultfilters, engines
+from django.utils import formats, translation
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.timezone import template_localtime
 from jinja2 import Environment, Undefined, pass_context
 from markupsafe import Markup, escape
 
+from games.narration import colour_name
 from games.presenters.help import card_help_html
 from games.presenters.score_table import score_table
 from games.templatetags.harmonies import card_face, card_name, cell_words, space_label, token
@@ -47,12 +49,38 @@ def act_form(context, form_class: str = "", confirm: str = "") -> Markup:
     )
 
 
+# (language, English) -> the words shown. A game page asks for some 400 words; Django's gettext
+# walks its chain of catalogs for each, which cost a French page a quarter of its time. The
+# catalogs do not change while the process runs, and the words are finite, so this stays small.
+_REMEMBERED: dict[tuple[str | None, str], str] = {}
+
+
+def remembered_gettext(message: str) -> str:
+    """Django's gettext in the active language, each answer kept for the process."""
+    key = (translation.get_language(), message)
+    try:
+        return _REMEMBERED[key]
+    except KeyError:
+        words = _REMEMBERED[key] = translation.gettext(message)
+        return words
+
+
 def environment(**options: Any) -> Environment:
     """The environment Django's Jinja2 backend builds (settings.TEMPLATES)."""
     # A missing variable is empty, with DEBUG too, as in Django's templates (the backend's
     # DEBUG default would print it as "{{ name }}" to the player).
     options["undefined"] = Undefined
+    options.setdefault("extensions", []).append("jinja2.ext.i18n")
     env = Environment(**options)
+    # `_("Take %(n)s", n=3)`, `ngettext("%(num)d token", "%(num)d tokens", n)`, `{% trans %}`:
+    # Django's catalogs in the active language; the new style escapes what it fills in.
+    env.install_gettext_callables(
+        remembered_gettext,
+        translation.ngettext,
+        newstyle=True,
+        pgettext=translation.pgettext,
+        npgettext=translation.npgettext,
+    )
     env.globals.update(
         url=url,
         static=static_url,
@@ -71,8 +99,15 @@ def environment(**options: Any) -> Environment:
         cell_words=cell_words,
         space_label=space_label,
         talk_text=talk_text,
+        colour_name=colour_name,
+        number=number,
     )
     return env
+
+
+def number(value: Any) -> str:
+    """A number as the reader writes it: "4,000", "4 000", "4.000"."""
+    return formats.number_format(value, force_grouping=True)
 
 
 def local_date(value: Any, arg: str | None = None) -> str:

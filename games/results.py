@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
 from accounts.identity import normalised_email
 from games import engine
-from games.models import Game, Move, Seat
+from games.models import Game, Move, Seat, names_in_words
 from games.models.history import SITE_EVENTS
 
 # A game counts (wins, ratings, records, suns) only if every person at the table played at least
@@ -55,7 +58,7 @@ def own_turns(game: Game) -> dict[int, int]:
 
 # The three groups of a final ranking, best first (the words are the sheet's and the page's).
 IN_TIME, TIMED_OUT, LEFT = 2, 1, 0
-RANKING_RULE = (
+RANKING_RULE = gettext_lazy(
     "Players who played every turn in time rank first, by score (ties broken by animal cubes "
     "placed; equal on both, the place is shared). Then those whose time ran out on a turn (a "
     "stand-in played it) but who stayed to the end, by score in the same way. Last, those who "
@@ -150,31 +153,35 @@ def uncounted_words(game: Game, seats: list[Seat] | None = None) -> str:
     """The stored reason in a player's words, "" when the game counts: "it was abandoned before
     everyone had played 3 turns of their own". `seats` (with users) name who played too few."""
     reason = game.uncounted
+    turns = {"turns": MIN_OWN_TURNS}
     if reason == Game.Uncounted.COUNTS:
         return ""
     if reason == Game.Uncounted.ABANDONED:
         if game.solo:
-            return f"it was abandoned before {MIN_OWN_TURNS} turns were played"
-        return f"it was abandoned before everyone had played {MIN_OWN_TURNS} turns of their own"
+            return _("it was abandoned before %(turns)s turns were played") % turns
+        return _("it was abandoned before everyone had played %(turns)s turns of their own") % turns
     if reason == Game.Uncounted.SOLO_RESIGNED:
-        return "a resigned solo game counts for nothing"
+        return _("a resigned solo game counts for nothing")
     if reason == Game.Uncounted.UNCONFIRMED:
         if game.solo:
             # Decided when the game starts since games 0018, when it ended before: words for both.
-            return "the player's email address was not confirmed"
-        return "not every player at the table had confirmed their email address"
+            return _("the player's email address was not confirmed")
+        return _("not every player at the table had confirmed their email address")
     if reason == Game.Uncounted.SAME_ADDRESS:
-        return "two players at the table shared one email address"
+        return _("two players at the table shared one email address")
     if reason == Game.Uncounted.HINTED:
-        return "a hint from the hard bot was taken during it"
+        return _("a hint from the hard bot was taken during it")
     if reason == Game.Uncounted.GUIDED:
-        return "it was a guided first game, a lesson"
+        return _("it was a guided first game, a lesson")
     short = short_of_turns(seats or [])
     if short:
-        names = _and([seat.user.public_name for seat in short])
-        verb = "was" if len(short) == 1 else "were"
-        return f"{names} {verb} short of {MIN_OWN_TURNS} turns of their own"
-    return f"a player at the table played fewer than {MIN_OWN_TURNS} turns of their own"
+        names = names_in_words([seat.user.public_name for seat in short])
+        return ngettext(
+            "%(names)s was short of %(turns)s turns of their own",
+            "%(names)s were short of %(turns)s turns of their own",
+            len(short),
+        ) % {"names": names, **turns}
+    return _("a player at the table played fewer than %(turns)s turns of their own") % turns
 
 
 def counting_sentence(game: Game, seats: list[Seat] | None = None) -> str:
@@ -182,7 +189,7 @@ def counting_sentence(game: Game, seats: list[Seat] | None = None) -> str:
     words = uncounted_words(game, seats)
     if not words:
         return ""
-    return f"This game counts for no wins, ratings or records: {words}."
+    return _("This game counts for no wins, ratings or records: %(reason)s.") % {"reason": words}
 
 
 def _and(names: list[Any]) -> str:

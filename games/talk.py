@@ -18,6 +18,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.db.models import Count, F
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.blocks import blocked_by_query, hidden_authors
 from accounts.models import User
@@ -35,8 +37,10 @@ TALK_FIELDS = (
 EMAILED = 10  # the newest unread ones in an email, with a count of the rest
 RATE = "10/m"  # per player, all games together
 
-NOT_PLAYING = "You are not playing in this game."
-MUTE_OVER = "The game is over: its table talk can no longer be muted or shown again, only read."
+NOT_PLAYING = gettext_lazy("You are not playing in this game.")
+MUTE_OVER = gettext_lazy(
+    "The game is over: its table talk can no longer be muted or shown again, only read."
+)
 GAME_OVER = (Game.Status.FINISHED, Game.Status.CANCELLED)
 
 
@@ -50,8 +54,10 @@ def may_read(game: Game, user: User, seat: Seat | None) -> bool:
 def readers_words(game: Game) -> str:
     """Who can read the talk, told to its players: what they write is never read by surprise."""
     if game.public:
-        return "This table is public: once the game is over, anyone logged in can read this talk."
-    return "Only this game's players can read this talk, also once the game is over."
+        return _(
+            "This table is public: once the game is over, anyone logged in can read this talk."
+        )
+    return _("Only this game's players can read this talk, also once the game is over.")
 
 
 def may_post(game: Game, seat: Seat | None) -> bool:
@@ -69,11 +75,11 @@ def refusal_to_post(game: Game, seat: Seat | None) -> str | None:
     if seat is None:
         return NOT_PLAYING
     if game.status == Game.Status.FINISHED:
-        return "The game is over: its table talk can be read but no longer written."
+        return _("The game is over: its table talk can be read but no longer written.")
     if game.status != Game.Status.ACTIVE:
-        return "The table talk opens when the game starts."
+        return _("The table talk opens when the game starts.")
     if seat.left:
-        return "You left this game: you can read its table talk but not write in it."
+        return _("You left this game: you can read its table talk but not write in it.")
     return None
 
 

@@ -2,7 +2,10 @@
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils import translation
+from django.utils.encoding import escape_uri_path
 
+from accounts.language import member_language
 from accounts.next_page import local_path
 
 # Pages whose address is no place to come back to after logging in.
@@ -10,7 +13,28 @@ NO_RETURN = {"home", "logout", "password_reset", "password_reset_done", "passwor
 
 
 def site(request: HttpRequest) -> dict:
-    return {"SITE_NAME": settings.SITE_NAME, "return_to": _return_to(request)}
+    member_language(request)  # a member's profile language first: <html lang> and the switch
+    return {
+        "SITE_NAME": settings.SITE_NAME,
+        "return_to": _return_to(request),
+        "LANGUAGE_CODE": translation.get_language() or settings.LANGUAGE_CODE,
+        "language_links": language_links(request),
+    }
+
+
+def language_links(request: HttpRequest) -> list[dict]:
+    """The footer's switch: each language named in itself, a link to this page with `?lang=`
+    (accounts.language.MemberLanguageMiddleware saves it); other query parameters are left out."""
+    current = translation.get_language() or settings.LANGUAGE_CODE
+    return [
+        {
+            "code": code,
+            "name": name,
+            "url": f"{escape_uri_path(request.path)}?lang={code}",
+            "current": code == current,
+        }
+        for code, name in settings.LANGUAGES
+    ]
 
 
 def _return_to(request: HttpRequest) -> str:

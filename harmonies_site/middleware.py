@@ -6,6 +6,8 @@ from collections.abc import Callable
 from django.contrib.auth import SESSION_KEY
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
+from django.utils.text import get_text_list
+from django.utils.translation import gettext as _
 
 from harmonies_site.views import refusal_fragment
 
@@ -26,11 +28,11 @@ class RejectNulBytesMiddleware:
             if "\x00" in name or "\x00" in value:
                 del request.COOKIES[name]
         if "\x00" in request.path or "%00" in request.META.get("QUERY_STRING", ""):
-            return HttpResponseBadRequest("This address contains a character it cannot have.")
+            return HttpResponseBadRequest(_("This address contains a character it cannot have."))
         if request.method == "POST" and any(
-            "\x00" in value for _, values in request.POST.lists() for value in values
+            "\x00" in value for _name, values in request.POST.lists() for value in values
         ):
-            return HttpResponseBadRequest("This form contains a character it cannot have.")
+            return HttpResponseBadRequest(_("This form contains a character it cannot have."))
         return self.get_response(request)
 
 
@@ -49,13 +51,20 @@ class ExplainMethodNotAllowedMiddleware:
             return response
         methods = response.get("Allow", "").replace(" ", "").split(",")
         allowed = [m for m in methods if m and m not in ("HEAD", "OPTIONS")]  # not for people
-        message = f"This address does not take {request.method} requests"
-        message += f"; it takes {' and '.join(allowed)}." if allowed else "."
+        if allowed:
+            message = _("This address does not take %(method)s requests; it takes %(allowed)s.") % {
+                "method": request.method,
+                "allowed": get_text_list(allowed, _("and")),
+            }
+        else:
+            message = _("This address does not take %(method)s requests.") % {
+                "method": request.method
+            }
         if request.headers.get("HX-Request") == "true":
             explained = refusal_fragment(message, status=405)
         else:
             if request.method == "GET" and "POST" in allowed:  # a form's address, opened as a page
-                message = "This address only receives forms sent from the site's own pages."
+                message = _("This address only receives forms sent from the site's own pages.")
             explained = render(request, "405.html", {"message": message}, status=405)
         explained["Allow"] = response.get("Allow", "")
         return explained

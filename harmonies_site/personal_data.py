@@ -79,7 +79,7 @@ FORMAT = "harmonies-personal-data/1"
 # The user row, column by column, in the sections of the file.
 ACCOUNT_FIELDS = (
     "id", "username", "display_name", "first_name", "last_name", "email", "email_confirmed_at",
-    "date_joined", "last_login", "time_zone", "is_active", "is_staff", "is_superuser",
+    "date_joined", "last_login", "time_zone", "language", "is_active", "is_staff", "is_superuser",
     "suspended_at",
 )  # fmt: skip
 EMAIL_SETTINGS_FIELDS = (

@@ -16,6 +16,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import content_disposition_header
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.ratelimits import limited, window_in_words
@@ -33,8 +34,11 @@ def download(request: HttpRequest) -> HttpResponse:
     if limited(request, "personal_data", "user", DOWNLOAD_RATE):
         messages.error(
             request,
-            "You have downloaded your data several times in a short while. Please try again in "
-            f"{window_in_words(DOWNLOAD_RATE)}.",
+            _(
+                "You have downloaded your data several times in a short while. Please try again "
+                "in %(wait)s."
+            )
+            % {"wait": window_in_words(DOWNLOAD_RATE)},
         )
         return redirect(reverse("profile") + "#my-data")
     user = request.user

@@ -77,6 +77,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "harmonies_site.client_address.ClientAddressMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The visitor's language (cookie, then Accept-Language); a member's profile overrides it below.
+    "django.middleware.locale.LocaleMiddleware",
     # After the session, before anything that reads the user: only the session says who is in.
     "harmonies_site.middleware.PrivatePagesMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -84,6 +86,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # A session of an account staff suspended: logged out, and told why (its POST never runs).
     "accounts.moderation.SuspendedSessionMiddleware",
+    # ?lang= switches the language; the cookie keeps a member's (accounts/language.py says how).
+    "accounts.language.MemberLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -101,6 +105,7 @@ CONTEXT_PROCESSORS = [
     "django.contrib.messages.context_processors.messages",
     "harmonies_site.context_processors.site",
     "accounts.context_processors.user_timezone",
+    "accounts.language.member_language",
     "games.context_processors.waiting",
     "games.context_processors.invitation_in_next",
     "webhooks.context_processors.table_channel",  # a function; it reads only when a page calls it
@@ -322,11 +327,17 @@ UNSUBSCRIBE_LINK_MAX_AGE = timedelta(days=60)
 RETIRED_USERNAME_DAYS = env.int("RETIRED_USERNAME_DAYS", default=180)
 
 # --- I18n, static ------------------------------------------------------------------------------
+# English, French and German (docs/languages.md). A visitor reads the language their browser asks
+# for (LocaleMiddleware, then the language cookie a choice sets); a member reads the language of
+# their profile (accounts.language.MemberLanguageMiddleware); emails follow the recipient. URLs
+# carry no language. English is the fallback for anything else, an unknown code included.
 LANGUAGE_CODE = "en-gb"
+LANGUAGES = [("en-gb", "English"), ("fr", "Français"), ("de", "Deutsch")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
-# The site is in English only. Translation machinery off: it was a tenth of a game page's CPU
-# (a language lookup per number and per URL rendered), and every date format is explicit.
-USE_I18N = False
+USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
@@ -408,6 +419,7 @@ if not DEBUG:
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=True)

@@ -6,6 +6,7 @@ import logging
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
 from django.views import defaults
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
@@ -30,8 +31,10 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """A refused form in the site's own words (Django's default page is for developers)."""
     if _from_htmx(request):
         return refusal_fragment(
-            "Please try again: this form was sent from a page that is too old, or from another "
-            "site, so nothing was changed. Reload the page and try once more.",
+            _(
+                "Please try again: this form was sent from a page that is too old, or from "
+                "another site, so nothing was changed. Reload the page and try once more."
+            ),
             403,
         )
     return render(request, "403_csrf.html", status=403)
@@ -40,14 +43,14 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """Django's 404 page, or for htmx (which swaps a refusal into the page) a fragment."""
     if _from_htmx(request):
-        return refusal_fragment("Nothing here: this does not exist, or no longer does.", 404)
+        return refusal_fragment(_("Nothing here: this does not exist, or no longer does."), 404)
     return defaults.page_not_found(request, exception)
 
 
 def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
     """Django's 403 page, or for htmx a fragment."""
     if _from_htmx(request):
-        return refusal_fragment("Not allowed: you do not have access to this page.", 403)
+        return refusal_fragment(_("Not allowed: you do not have access to this page."), 403)
     return defaults.permission_denied(request, exception)
 
 

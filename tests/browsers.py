@@ -93,8 +93,10 @@ def new_page(browser):
         if message.text.startswith(TEXT_MARKER):
             unrendered.append(message.text.removeprefix(TEXT_MARKER).strip())
 
-    def open_page(width: int = 1280, height: int = 900):
-        context = browser.new_context(viewport={"width": width, "height": height})
+    def open_page(width: int = 1280, height: int = 900, locale: str | None = None):
+        # `locale` is the browser's language, sent as Accept-Language ("fr-FR").
+        options = {"locale": locale} if locale else {}
+        context = browser.new_context(viewport={"width": width, "height": height}, **options)
         context.set_default_timeout(10_000)
         context.add_init_script(REPORT_VIOLATIONS)
         context.add_init_script(CHECK_TEXT)

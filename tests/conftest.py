@@ -128,6 +128,17 @@ def fresh_cache():
     cache.clear()  # rate-limit counts and published versions stay with the test that made them
 
 
+@pytest.fixture(autouse=True)
+def english_between_tests():
+    """A request in French leaves French active in its thread (LocaleMiddleware activates and
+    does not reset): each test starts, and leaves, in the site's default language."""
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def fast_password_hashing():
     """Test users are made by the hundred; a deliberately slow hash would dominate the suite."""

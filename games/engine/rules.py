@@ -32,7 +32,16 @@ from .state import (
     TurnStart,
     evolve,
 )
-from .tokens import COLOURS, LANDSCAPES, LEGAL_STACKS, Landscape, Stack, placement_error
+from .tokens import (
+    COLOURS,
+    LANDSCAPES,
+    LEGAL_STACKS,
+    Landscape,
+    Stack,
+    no_token_error,
+    placement_error,
+)
+from .words import _
 
 # For each colour, the stacks it may go on (§4.1): a set lookup per hex instead of a rule check.
 _ACCEPTS: dict[str, frozenset[Stack]] = {
@@ -88,15 +97,15 @@ def game_ends_after_turn(state: GameState) -> bool:
 def can_discard(state: GameState, card_id: str | None = None) -> str | None:
     """None if a solo display discard (of `card_id`, if given) is allowed, else why not."""
     if not state.config.solo:
-        return "display cards can only be discarded in solo games"
+        return _("display cards can only be discarded in solo games")
     if state.took_card:
-        return "you took an animal card this turn, so you cannot also discard one"
+        return _("you took an animal card this turn, so you cannot also discard one")
     if not state.deck:
-        return "the draw pile is empty: a discarded card could not be replaced"
+        return _("the draw pile is empty: a discarded card could not be replaced")
     if game_ends_after_turn(state):
-        return "the game ends with this turn: there is no card to discard"
+        return _("the game ends with this turn: there is no card to discard")
     if card_id is not None and card_id not in state.display:
-        return "that card is not in the display"
+        return _("that card is not in the display")
     return None
 
 
@@ -143,9 +152,9 @@ def apply(state: GameState, action: Action) -> GameState:
     if handler is None:
         raise InvalidAction(f"not an action: {action!r}")
     if state.finished:
-        raise IllegalAction("the game is over")
+        raise IllegalAction(_("the game is over"))
     if spirit_pending(state) and type(action) is not ChooseSpirit:
-        raise IllegalAction("choose your Nature's Spirit card first")
+        raise IllegalAction(_("choose your Nature's Spirit card first"))
     return handler(state, action)
 
 
@@ -165,11 +174,11 @@ def _with_mover(state: GameState, player: PlayerState) -> tuple[PlayerState, ...
 def _choose_spirit(state: GameState, action: ChooseSpirit) -> GameState:
     player = state.mover
     if not state.config.spirits:
-        raise IllegalAction("this game is played without Nature's Spirit cards")
+        raise IllegalAction(_("this game is played without Nature's Spirit cards"))
     if not player.spirit_options:
-        raise IllegalAction("you already chose your Nature's Spirit card")
+        raise IllegalAction(_("you already chose your Nature's Spirit card"))
     if action.card_id not in player.spirit_options:
-        raise IllegalAction("that Nature's Spirit card was not dealt to you")
+        raise IllegalAction(_("that Nature's Spirit card was not dealt to you"))
     # The other card goes back to the box: it is not kept anywhere (nobody may see it).
     chosen = evolve(player, spirit=action.card_id, spirit_options=())
     return evolve(state, players=_with_mover(state, chosen), turn_start=_started(state))
@@ -177,14 +186,15 @@ def _choose_spirit(state: GameState, action: ChooseSpirit) -> GameState:
 
 def _take_tokens(state: GameState, action: TakeTokens) -> GameState:
     if state.taken_space is not None:
-        raise IllegalAction("you already took tokens this turn")
+        raise IllegalAction(_("you already took tokens this turn"))
     space = action.space
     if not 0 <= space < len(state.central):
         raise IllegalAction(
-            f"there is no central space {space} (they are 0 to {len(state.central) - 1})"
+            _("there is no central space %(space)s (they are 0 to %(last)d)")
+            % {"space": space, "last": len(state.central) - 1}
         )
     if not state.central[space]:
-        raise IllegalAction("that central space is empty")
+        raise IllegalAction(_("that central space is empty"))
     central = list(state.central)
     central[space] = ()
     return evolve(
@@ -199,7 +209,10 @@ def _take_tokens(state: GameState, action: TakeTokens) -> GameState:
 def _cell_index(state: GameState, cell: str) -> int:
     index = geometry(state.config.side).index.get(cell)
     if index is None:
-        raise IllegalAction(f"there is no hex {cell} on a side-{state.config.side} board")
+        raise IllegalAction(
+            _("there is no hex %(cell)s on a side-%(side)s board")
+            % {"cell": cell, "side": state.config.side}
+        )
     return index
 
 
@@ -207,14 +220,14 @@ def _place_token(state: GameState, action: PlaceToken) -> GameState:
     colour = action.colour
     if colour not in state.hand:
         if state.taken_space is None:
-            raise IllegalAction("take 3 tokens from the central board first")
+            raise IllegalAction(_("take 3 tokens from the central board first"))
         if not state.hand:
-            raise IllegalAction("you have placed all the tokens you took")
-        raise IllegalAction(f"you have no {colour} token to place")
+            raise IllegalAction(_("you have placed all the tokens you took"))
+        raise IllegalAction(no_token_error(colour))
     index = _cell_index(state, action.cell)
     player = state.mover
     if player.cube_mask >> index & 1:
-        raise IllegalAction("a hex with a cube on it cannot take more tokens")
+        raise IllegalAction(_("a hex with a cube on it cannot take more tokens"))
     stack = player.stacks[index]
     error = placement_error(stack, colour)
     if error is not None:
@@ -233,14 +246,21 @@ def _place_token(state: GameState, action: PlaceToken) -> GameState:
 
 def _take_card(state: GameState, action: TakeCard) -> GameState:
     if state.took_card:
-        raise IllegalAction("you already took an animal card this turn")
+        raise IllegalAction(_("you already took an animal card this turn"))
     if action.card_id not in state.display:
-        raise IllegalAction("that card is not in the display")
+        raise IllegalAction(_("that card is not in the display"))
     player = state.mover
     if player.cards_held >= CARD_LIMIT:
         spirit = player.spirit is not None and not player.spirit_placed
-        hint = " (your Nature's Spirit card counts until its cube is placed)" if spirit else ""
-        raise IllegalAction(f"you already hold {CARD_LIMIT} cards{hint}")
+        if spirit:
+            raise IllegalAction(
+                _(
+                    "you already hold %(num)d cards (your Nature's Spirit card counts until its "
+                    "cube is placed)"
+                )
+                % {"num": CARD_LIMIT}
+            )
+        raise IllegalAction(_("you already hold %(num)d cards") % {"num": CARD_LIMIT})
     display = tuple(c for c in state.display if c != action.card_id)
     held = evolve(player, cards=(*player.cards, (action.card_id, 0)))
     return evolve(
@@ -258,16 +278,16 @@ def _place_cube(state: GameState, action: PlaceCube) -> GameState:
     is_spirit = card_id == player.spirit and not player.spirit_placed
     if not is_spirit and all(c != card_id for c, _ in player.cards):
         if card_id in player.completed or card_id == player.spirit:
-            raise IllegalAction("that card has no cube left")
-        raise IllegalAction("you do not hold that card")
+            raise IllegalAction(_("that card has no cube left"))
+        raise IllegalAction(_("you do not hold that card"))
     index = _cell_index(state, action.cell)
     if player.cube_mask >> index & 1:
-        raise IllegalAction("that hex already carries a cube")
+        raise IllegalAction(_("that hex already carries a cube"))
     targets = cube_targets(state.config.side, landscapes(player), player.cube_mask, card_id)
     if index not in targets:
         raise IllegalAction(
-            f"the {card(card_id).name} habitat is not on your board with its cube hex on "
-            f"{action.cell}"
+            _("the %(card)s habitat is not on your board with its cube hex on %(cell)s")
+            % {"card": _(card(card_id).name), "cell": action.cell}
         )
     cube_mask = player.cube_mask | 1 << index
     if is_spirit:
@@ -290,7 +310,7 @@ def _place_cube(state: GameState, action: PlaceCube) -> GameState:
 def _reset_turn(state: GameState, action: ResetTurn) -> GameState:
     start = state.turn_start
     if start is None:
-        raise IllegalAction("nothing to undo: the turn has not started yet")
+        raise IllegalAction(_("nothing to undo: the turn has not started yet"))
     return evolve(
         state,
         players=_with_mover(state, start.player),
@@ -305,9 +325,9 @@ def _reset_turn(state: GameState, action: ResetTurn) -> GameState:
 
 def _end_turn(state: GameState, action: EndTurn) -> GameState:
     if state.taken_space is None:
-        raise IllegalAction("take 3 tokens from the central board first")
+        raise IllegalAction(_("take 3 tokens from the central board first"))
     if state.hand:
-        raise IllegalAction("place all the tokens you took before ending your turn")
+        raise IllegalAction(_("place all the tokens you took before ending your turn"))
     if action.discard is not None:
         error = can_discard(state, action.discard)
         if error is not None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import enum
 
+from .words import _
+
 COLOURS = ("blue", "gray", "brown", "green", "yellow", "red")
 TOKEN_SUPPLY = {"blue": 23, "gray": 23, "brown": 21, "green": 19, "yellow": 19, "red": 15}
 MAX_HEIGHT = 3
@@ -120,31 +122,44 @@ def placement_error(stack: Stack, colour: str) -> str | None:
     if stack and stack not in LEGAL_STACKS:
         return f"{list(stack)} is not a legal stack"
     if len(stack) >= MAX_HEIGHT:
-        return "a stack is at most 3 tokens high"
+        return _("a stack is at most 3 tokens high")
     kind = LANDSCAPES[stack]
     if kind is Landscape.BUILDING:
-        return "nothing can be stacked on a building"
+        return _("nothing can be stacked on a building")
     if kind is Landscape.WATER:
-        return "nothing can be stacked on a water token"
+        return _("nothing can be stacked on a water token")
     if kind is Landscape.FIELD:
-        return "nothing can be stacked on a field token"
+        return _("nothing can be stacked on a field token")
     if kind in TREE_HEIGHT:
-        return "nothing can be stacked on a tree's foliage"
-    name = TOKEN_NAMES[colour]
-    if colour in ("blue", "yellow"):
-        return f"{name} can only go on an empty hex"
+        return _("nothing can be stacked on a tree's foliage")
+    if colour == "blue":
+        return _("a water token can only go on an empty hex")
+    if colour == "yellow":
+        return _("a field token can only go on an empty hex")
     if colour == "green":
-        return f"{name} can only go on an empty hex or on 1 or 2 brown tokens"
+        return _("a foliage token can only go on an empty hex or on 1 or 2 brown tokens")
     if colour == "gray":
-        return f"{name} can only go on an empty hex or on 1 or 2 gray tokens"
+        return _("a mountain token can only go on an empty hex or on 1 or 2 gray tokens")
     if colour == "brown":
         if stack == ("brown", "brown"):
-            return "a trunk is at most 2 brown tokens high"
-        return f"{name} can only go on an empty hex or on 1 brown token"
+            return _("a trunk is at most 2 brown tokens high")
+        return _("a trunk token can only go on an empty hex or on 1 brown token")
     # red: the only remaining illegal cases are a red on top of a 2-token stack.
     if len(stack) == 2:
-        return "a building is exactly 2 tokens high: red cannot go at level 3"
-    return f"{name} can only go on an empty hex or on 1 red, brown or gray token"
+        return _("a building is exactly 2 tokens high: red cannot go at level 3")
+    return _("a building token can only go on an empty hex or on 1 red, brown or gray token")
+
+
+def no_token_error(colour: str) -> str:
+    """Why a player cannot place a `colour` token they do not have in hand."""
+    return {
+        "blue": _("you have no blue token to place"),
+        "gray": _("you have no gray token to place"),
+        "brown": _("you have no brown token to place"),
+        "green": _("you have no green token to place"),
+        "yellow": _("you have no yellow token to place"),
+        "red": _("you have no red token to place"),
+    }.get(colour) or f"you have no {colour} token to place"
 
 
 def landscape(stack: Stack) -> Landscape:

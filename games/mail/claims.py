@@ -16,6 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import F, Q, QuerySet
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.models import Game, Seat, names_in_words
@@ -71,13 +72,17 @@ def naming(game: Game, seats: list[Seat], user: User | None) -> dict[str, Any]:
     """How every email names the game: by its title, as My games lists it. A title made of the
     players' names takes a plural verb ("Alice and Bob have started") and already says who
     plays, so `with_opponents` (" with Bob and Carol", for a game with a name of its own) is
-    then empty."""
+    then empty. Built in the recipient's language (`accounts.language.speaking`)."""
     names_title = named_after_players(game, seats)
     opponents = _names([s.user for s in seats if user is None or s.user_id != user.pk])
+    with_opponents = (
+        _(" with %(names)s") % {"names": opponents} if opponents and not names_title else ""
+    )
     return {
         "game": game,
         "opponents": opponents,
-        "with_opponents": f" with {opponents}" if opponents and not names_title else "",
+        "with_opponents": with_opponents,
+        "names_title": names_title,
         "title_have": "have" if names_title else "has",
     }
 

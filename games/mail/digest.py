@@ -10,6 +10,7 @@ from datetime import date, datetime
 
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
 
+from accounts.language import speaking
 from accounts.models import User
 from games.mail import send as emails
 from games.mail.claims import game_context, give_back_on_failure, to_move, unread_talk
@@ -63,15 +64,16 @@ def send_digest(user_id: int, day: date) -> bool:
     ).update(last_digest_on=day)
     if not claimed or not user.wants_email("digest"):
         return False
-    games = [
-        {
-            **game_context(g, list(g.seats.all()), user),
-            "deadline": g.turn_deadline,
-            "deadline_words": deadline_words(g),
-            **unread_talk(next(s for s in g.seats.all() if s.user_id == user.pk)),
-        }
-        for g in waiting_games(user)
-    ]
+    with speaking(user):
+        games = [
+            {
+                **game_context(g, list(g.seats.all()), user),
+                "deadline": g.turn_deadline,
+                "deadline_words": deadline_words(g),
+                **unread_talk(next(s for s in g.seats.all() if s.user_id == user.pk)),
+            }
+            for g in waiting_games(user)
+        ]
     if not games:
         return False
     with give_back_on_failure(

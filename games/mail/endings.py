@@ -13,7 +13,9 @@ from django.conf import settings
 from django.db.models import Exists, OuterRef
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from accounts.language import speaking
 from games.mail import pictures as mail_pictures
 from games.mail import send as emails
 from games.mail.claims import (
@@ -47,16 +49,17 @@ def send_game_over(game_id: int) -> int:
         )
         if not claimed or not user.wants_email("game_over"):
             continue
-        ctx = {
-            **game_context(game, seats, user),
-            "seat": seat,
-            "seats": seats,
-            "place": _ordinal(seat.rank),
-            "sheet_url": settings.SITE_URL + reverse("records:sheet", args=[game.pk]),
-            "end_words": end_words(game, seats),
-            "counting": counting_sentence(game, seats),
-        }
-        ctx["pictures"] = mail_pictures.game_over_pictures(game, seats, seat)
+        with speaking(user):
+            ctx = {
+                **game_context(game, seats, user),
+                "seat": seat,
+                "seats": seats,
+                "place": _ordinal(seat.rank),
+                "sheet_url": settings.SITE_URL + reverse("records:sheet", args=[game.pk]),
+                "end_words": end_words(game, seats),
+                "counting": counting_sentence(game, seats),
+            }
+            ctx["pictures"] = mail_pictures.game_over_pictures(game, seats, seat)
         with give_back_on_failure(Seat.objects.filter(pk=seat.pk), game_over_notified_at=None):
             emails.game_over(user, ctx)
         sent += 1
@@ -97,8 +100,10 @@ def send_timeout(game_id: int, turn: int) -> int:
         )
         if not claimed or not user.wants_email("turn"):
             continue
+        with speaking(user):
+            words = game_context(game, seats, user)
         ctx = {
-            **game_context(game, seats, user),
+            **words,
             "late": late,
             "is_me": late.pk == seat.pk,
             "dropped": late.dropped_at is not None,
@@ -110,10 +115,18 @@ def send_timeout(game_id: int, turn: int) -> int:
 
 
 def _ordinal(n: int | None) -> str:
+    """ "1st", "2nd": a place in the ranking, in the active language ("1er", "1."), up to 6."""
     if n is None:
         return ""
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    places = {
+        1: _("1st"),
+        2: _("2nd"),
+        3: _("3rd"),
+        4: _("4th"),
+        5: _("5th"),
+        6: _("6th"),
+    }
+    return places.get(n, f"{n}.")
 
 
 def games_missing_game_over(now: datetime) -> list[int]:

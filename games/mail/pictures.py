@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import resvg_py
 from django.core.cache import cache
+from django.utils.translation import gettext as _
 
 from games import engine
 from games.models import Board, Game, Seat
@@ -113,7 +114,7 @@ def turn_pictures(
     if not told:
         return []
     changed = {r.position: r for r in recaps}
-    shown = [Shown(seat.position, "Your board, as you left it")]
+    shown = [Shown(seat.position, _("Your board, as you left it"))]
     for turn in told:
         new = changed.pop(turn.position, None)
         if new is None or turn.position == seat.position:
@@ -121,9 +122,9 @@ def turn_pictures(
         shown.append(
             Shown(
                 turn.position,
-                f"{turn.name}'s board after their turn",
+                _("%(name)s's board after their turn") % {"name": turn.name},
                 new.cells,
-                f"New since your last turn, outlined in gold: {new.sentence}.",
+                _("New since your last turn, outlined in gold: %(what)s.") % {"what": new.sentence},
             )
         )
     return board_pictures(game, shown)
@@ -132,10 +133,11 @@ def turn_pictures(
 def game_over_pictures(game: Game, seats: list[Seat], seat: Seat) -> list[Picture]:
     """The game-over email's pictures: the recipient's final board, then the winner's (the first
     of the winners after a tie) unless the recipient is the one."""
-    shown = [Shown(seat.position, "Your final board")]
+    shown = [Shown(seat.position, _("Your final board"))]
     winner = min(seats, key=lambda s: (s.rank or len(seats) + 1, s.position))
     if winner.pk != seat.pk:
-        shown.append(Shown(winner.position, f"The winner {winner.user.public_name}'s final board"))
+        alt = _("The winner %(name)s's final board") % {"name": winner.user.public_name}
+        shown.append(Shown(winner.position, alt))
     return board_pictures(game, shown, final=True)
 
 

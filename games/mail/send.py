@@ -1,7 +1,9 @@
 """Every email the site sends about games: three templates per kind and a two-line function.
 
 Templates are `templates/emails/<kind>_subject.txt`, `_body.txt` and `_body.html`. Times are shown
-in the recipient's time zone, and each email carries a one-click unsubscribe link for its kind.
+in the recipient's time zone, words in the recipient's language (`accounts.language.speaking`:
+the callers build their context inside it too), and each email carries a one-click unsubscribe
+link for its kind.
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import format_html
 
 from accounts import unsubscribe
+from accounts.language import speaking
 from accounts.models import User
 
 if TYPE_CHECKING:
@@ -40,7 +44,8 @@ def send(
         "unsubscribe_url": unsubscribe_url,
         "preferences_url": settings.SITE_URL + reverse("profile") + "#emails",
     }
-    with timezone.override(user.tzinfo):
+    with speaking(user), timezone.override(user.tzinfo):
+        ctx = with_title(ctx)
         subject = " ".join(render_to_string(f"emails/{kind}_subject.txt", ctx).split())
         text = render_to_string(f"emails/{kind}_body.txt", ctx)
         html = render_to_string(f"emails/{kind}_body.html", ctx)
@@ -60,6 +65,15 @@ def send(
             image.add_header("Content-Disposition", "inline", filename=f"{picture.cid}.png")
             message.attach(image)
     message.send()
+
+
+def with_title(ctx: dict[str, Any]) -> dict[str, Any]:
+    """`title_html`: the game's title in bold, for the HTML part, so that the text and HTML parts
+    share each sentence to translate ("Your game %(title)s is over")."""
+    game = ctx.get("game")
+    if game is None or "title_html" in ctx:
+        return ctx
+    return {**ctx, "title_html": format_html("<strong>{}</strong>", game.title)}
 
 
 def turn(user: User, ctx: dict[str, Any]) -> None:

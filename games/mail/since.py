@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from games.models import Game, Move, Seat, names_in_words
 from games.narration import describe
 from games.results import SITE_EVENTS
@@ -45,10 +48,10 @@ def turns_since_last(game: Game, seats: list[Seat], seat: Seat, turn: int) -> li
             ToldTurn(
                 turn=t,
                 position=position,
-                name=names.get(position, "A player"),
+                name=names.get(position) or _("A player"),
                 kind=_kind(stood, position),
                 sentences=tuple(
-                    describe(m.action, m.detail, names.get(m.seat, "A player")) for m in stood
+                    describe(m.action, m.detail, names.get(m.seat) or _("A player")) for m in stood
                 ),
             )
         )
@@ -77,27 +80,34 @@ def _kind(moves: list[Move], position: int) -> str:
 
 def headline(told: list[ToldTurn]) -> str:
     """What happened since the player's last turn, short enough for a subject or a push:
-    "Bob has played", "Alice and Bob have played", "Alice played, Bob's time ran out"."""
+    "Bob has played", "Alice and Bob have played", "Alice played, Bob's time ran out". In the
+    active language: the callers speak the recipient's."""
     if not told:
         return ""
     if all(t.kind == PLAYED for t in told):
         names = names_in_words([t.name for t in told])
-        return f"{names} {'has' if len(told) == 1 else 'have'} played"
+        return ngettext("%(names)s has played", "%(names)s have played", len(told)) % {
+            "names": names
+        }
     if len(told) == 1:
         (only,) = told
-        return {
-            STAND_IN: f"A stand-in played for {only.name}",
-            TIMED_OUT: f"{only.name}'s time ran out, a stand-in played",
-            DROPPED: f"{only.name} ran out of time and was dropped",
+        sentence = {
+            STAND_IN: _("A stand-in played for %(name)s"),
+            TIMED_OUT: _("%(name)s's time ran out, a stand-in played"),
+            DROPPED: _("%(name)s ran out of time and was dropped"),
         }[only.kind]
+        return sentence % {"name": only.name}
     parts = [
         {
-            PLAYED: f"{t.name} played",
-            STAND_IN: f"a stand-in played for {t.name}",
-            TIMED_OUT: f"{t.name}'s time ran out",
-            DROPPED: f"{t.name} was dropped",
+            PLAYED: _("%(name)s played"),
+            STAND_IN: _("a stand-in played for %(name)s"),
+            TIMED_OUT: _("%(name)s's time ran out"),
+            DROPPED: _("%(name)s was dropped"),
         }[t.kind]
+        % {"name": t.name}
         for t in told
     ]
-    text = ", ".join(parts)
+    # Translators: the separator between the parts of a list of what happened ("Ann played, Bob
+    # was dropped").
+    text = _(", ").join(parts)
     return text[:1].upper() + text[1:]

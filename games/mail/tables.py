@@ -19,6 +19,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.language import for_user, speaking
 from accounts.models import User
 from games import presence
 from games.mail import send as emails
@@ -59,12 +60,18 @@ def send_invitation(invitation_id: int) -> bool:
         "join_url": url,
         "decline_url": url + "?decline=1",
         "newcomer": invitation.user is None,
+        # Someone without an account reads the inviter's language, and may switch: the
+        # invitation page keeps the language chosen through sign-up (accounts.language).
+        "languages": [
+            {"code": code, "name": name, "url": f"{url}?lang={code}"}
+            for code, name in settings.LANGUAGES
+        ],
     }
     with (
         give_back_on_failure(ours, emailed_at=None),
         give_back_on_failure(old_seat, rematch_emailed_at=None),
     ):
-        _send("invitation", invitation.user, invitation.email, ctx)
+        _send("invitation", invitation.user, invitation.email, ctx, invitation.invited_by)
     return True
 
 
@@ -99,13 +106,13 @@ def send_table_started(game_id: int, joined_by_id: int) -> bool:
     if not creator.wants_email(KIND) or presence.is_looking(game.pk, creator.pk):
         return False  # claimed all the same: the creator saw it start
     seats = list(game.seats.select_related("user"))
-    ctx = {
-        **naming(game, seats, creator),
-        "game_url": settings.SITE_URL + game.get_absolute_url(),
-        "joined_by": next((s.user for s in seats if s.user_id == joined_by_id), None),
-    }
     ours = Game.objects.filter(pk=game.pk)
-    with give_back_on_failure(ours, start_emailed_at=None):
+    with speaking(creator), give_back_on_failure(ours, start_emailed_at=None):
+        ctx = {
+            **naming(game, seats, creator),
+            "game_url": settings.SITE_URL + game.get_absolute_url(),
+            "joined_by": next((s.user for s in seats if s.user_id == joined_by_id), None),
+        }
         emails.send("table_started", creator, ctx, unsubscribe_kind=KIND)
     return True
 
@@ -166,20 +173,31 @@ def _send_cancelled_once(row: QuerySet, user: User | None, email: str, ctx: dict
     if user is not None and not user.wants_email(KIND):
         return 0
     with give_back_on_failure(row, cancel_emailed_at=None):
-        _send("table_cancelled", user, email, ctx)
+        _send("table_cancelled", user, email, ctx, ctx["creator"])
     return 1
 
 
-def _send(kind: str, user: User | None, email: str, ctx: dict[str, Any]) -> None:
-    """To a player through `games.mail.send` (their time zone, their unsubscribe link), or to an
-    address with no account: the same templates, without preferences to point at."""
+def _send(
+    kind: str, user: User | None, email: str, ctx: dict[str, Any], sender: User | None = None
+) -> None:
+    """To a player through `games.mail.send` (their time zone, their language, their unsubscribe
+    link), or to an address with no account: the same templates, without preferences to point
+    at, in the language of the player who wrote to them (`sender`: the inviter, the creator)."""
     if user is not None:
         emails.send(kind, user, ctx, unsubscribe_kind=KIND)
         return
-    ctx = {**ctx, "user": None, "site_name": settings.SITE_NAME, "site_url": settings.SITE_URL}
-    subject = " ".join(render_to_string(f"emails/{kind}_subject.txt", ctx).split())
-    text = render_to_string(f"emails/{kind}_body.txt", ctx)
-    html = render_to_string(f"emails/{kind}_body.html", ctx)
+    ctx = {
+        **ctx,
+        "user": None,
+        "site_name": settings.SITE_NAME,
+        "site_url": settings.SITE_URL,
+        "language": for_user(sender),
+    }
+    with speaking(sender):
+        ctx = emails.with_title(ctx)
+        subject = " ".join(render_to_string(f"emails/{kind}_subject.txt", ctx).split())
+        text = render_to_string(f"emails/{kind}_body.txt", ctx)
+        html = render_to_string(f"emails/{kind}_body.html", ctx)
     message = EmailMultiAlternatives(subject, text, to=[email])
     message.attach_alternative(html, "text/html")
     message.send()

@@ -13,6 +13,7 @@ from django.db.models import F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from accounts.language import speaking
 from games import clocks, presence
 from games.mail import pictures as mail_pictures
 from games.mail import send as emails
@@ -70,17 +71,18 @@ def send_turn(game_id: int, turn: int) -> bool:
         # sends it once the page has stopped polling for the grace period, if still their turn.
         ours.update(notified_turn=seat.notified_turn, turn_email_claimed_at=None)
         return False
-    told = turns_since_last(game, seats, seat, turn)
-    ctx = {
-        **game_context(game, seats, user),
-        "game_started": turn == 0,  # the first turn: nobody has moved yet
-        "told": told,
-        "headline": headline(told),
-        **unread_talk(seat),
-    }
-    since = _last_turn_end(game, seat, turn)
-    recaps = recap.since_move(game, seats, seat, since) if told and since is not None else []
-    ctx["pictures"] = mail_pictures.turn_pictures(game, seat, told, recaps)
+    with speaking(user):  # what happened, in the recipient's words
+        told = turns_since_last(game, seats, seat, turn)
+        ctx = {
+            **game_context(game, seats, user),
+            "game_started": turn == 0,  # the first turn: nobody has moved yet
+            "told": told,
+            "headline": headline(told),
+            **unread_talk(seat),
+        }
+        since = _last_turn_end(game, seat, turn)
+        recaps = recap.since_move(game, seats, seat, since) if told and since is not None else []
+        ctx["pictures"] = mail_pictures.turn_pictures(game, seat, told, recaps)
     with give_back_on_failure(ours, notified_turn=seat.notified_turn, turn_email_claimed_at=None):
         emails.turn(user, ctx)
     ours.update(turn_email_claimed_at=None)
@@ -193,12 +195,15 @@ def send_reminder(seat_id: int, due: datetime) -> bool:
         return False
     seats = list(game.seats.select_related("user"))
     zone = clocks.zone_for(game, user)
-    ctx = {
-        **game_context(game, seats, user),
-        "deadline": deadline,
-        # What the clock still counts (a paused weekend left out): the bank, in a time bank game.
-        "time_left": clocks.duration_words(clocks.counted(now, deadline, zone)) if deadline else "",
-    }
+    with speaking(user):
+        left = clocks.duration_words(clocks.counted(now, deadline, zone)) if deadline else ""
+        ctx = {
+            **game_context(game, seats, user),
+            "deadline": deadline,
+            # What the clock still counts (a paused weekend left out): the bank, in a time bank
+            # game.
+            "time_left": left,
+        }
     with give_back_on_failure(Seat.objects.filter(pk=seat_id, remind_at=following), remind_at=due):
         emails.reminder(user, ctx)
     return True

@@ -5,7 +5,7 @@ The state is kept as the engine's canonical JSON text (not a JSONField), so it s
 to what the engine wrote and replays can be compared byte for byte.
 """
 
-from .game import Card, Game, GameQuerySet, Seat, names_in_words, new_invite_token
+from .game import Card, Game, GameQuerySet, Seat, english_names, names_in_words, new_invite_token
 from .history import Board, Move, Review
 from .plans import NOTES_LIMIT, Plan
 from .reports import Report, ReportAction
@@ -29,6 +29,7 @@ __all__ = [
     "Review",
     "Seat",
     "WeeklyDeal",
+    "english_names",
     "names_in_words",
     "new_invite_token",
 ]

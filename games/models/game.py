@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import re
 import secrets
+from datetime import datetime
 from functools import lru_cache
 
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games import engine
 
@@ -17,9 +22,28 @@ def new_invite_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-def names_in_words(names: list[str]) -> str:
-    """ "Ann", "Ann and Bob", "Ann, Bob and Cat": how a game is named after its players."""
+def english_names(names: list[str]) -> str:
+    """ "Ann", "Ann and Bob", "Ann, Bob and Cat": how a game is named after its players, as the
+    name is stored (in English; `Game.title` shows it in the reader's language)."""
     return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)
+
+
+def names_in_words(names: list[str]) -> str:
+    """ "Ann", "Ann and Bob", "Ann, Bob and Cat", in the reader's language."""
+    if len(names) < 2:
+        return "".join(names)
+    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
+
+
+# Names the site makes up, stored in English and shown translated by `Game.title`.
+GUIDED_NAME = "Guided first game"
+WEEKLY_NAME = "Deal of the week of {week.day} {week:%B %Y}"
+_WEEKLY_PREFIX = "Deal of the week of "
+
+
+def long_date(day) -> str:
+    """ "7 December 2026", in the reader's language."""
+    return date_format(day, pgettext("long date format", "j F Y"))
 
 
 @lru_cache(maxsize=512)
@@ -35,7 +59,10 @@ class Card(models.Model):
 
     ANIMAL, SPIRIT = "animal", "spirit"
     id = models.CharField(primary_key=True, max_length=32)
-    kind = models.CharField(max_length=8, choices=[(ANIMAL, "Animal"), (SPIRIT, "Nature's Spirit")])
+    kind = models.CharField(
+        max_length=8,
+        choices=[(ANIMAL, gettext_lazy("Animal")), (SPIRIT, gettext_lazy("Nature's Spirit"))],
+    )
     number = models.PositiveSmallIntegerField(unique=True)
     name = models.CharField(max_length=40)
     stripe = models.CharField(max_length=8)
@@ -60,14 +87,14 @@ class Game(models.Model):
     PLAY_FIELDS = ("state", "recent_moves")
 
     class Status(models.TextChoices):
-        OPEN = "open", "Waiting for players"
-        ACTIVE = "active", "In progress"
-        FINISHED = "finished", "Finished"
-        CANCELLED = "cancelled", "Cancelled"
+        OPEN = "open", gettext_lazy("Waiting for players")
+        ACTIVE = "active", gettext_lazy("In progress")
+        FINISHED = "finished", gettext_lazy("Finished")
+        CANCELLED = "cancelled", gettext_lazy("Cancelled")
 
     class Side(models.TextChoices):
-        A = "A", "Side A (river)"
-        B = "B", "Side B (islands)"
+        A = "A", gettext_lazy("Side A (river)")
+        B = "B", gettext_lazy("Side B (islands)")
 
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
@@ -78,7 +105,9 @@ class Game(models.Model):
     players = models.PositiveSmallIntegerField()
     side = models.CharField(max_length=1, choices=Side.choices, default=Side.A)
     spirits = models.BooleanField(default=False)
-    public = models.BooleanField(default=False, help_text="Listed in the lobby for anyone to join.")
+    public = models.BooleanField(
+        default=False, help_text=gettext_lazy("Listed in the lobby for anyone to join.")
+    )
     # Watching a game in progress (games.services.watching): the secret of its read-only link,
     # made when a player first shares one and dropped when a player revokes it; and whether
     # anyone at all may watch, without a link.
@@ -88,12 +117,19 @@ class Game(models.Model):
     # reads this row anyway, so a player without a plan costs it no query for one.
     planned_seats = models.PositiveSmallIntegerField(default=0)
     turn_limit_days = models.PositiveSmallIntegerField(
-        null=True, blank=True, choices=[(1, "1 day"), (3, "3 days"), (7, "7 days"), (14, "14 days")]
+        null=True,
+        blank=True,
+        choices=[
+            (1, gettext_lazy("1 day")),
+            (3, gettext_lazy("3 days")),
+            (7, gettext_lazy("7 days")),
+            (14, gettext_lazy("14 days")),
+        ],
     )
 
     class OnTimeout(models.TextChoices):
-        STAND_IN = "stand_in", "A stand-in plays that turn"
-        DROP = "drop", "The late player is dropped and placed last"
+        STAND_IN = "stand_in", gettext_lazy("A stand-in plays that turn")
+        DROP = "drop", gettext_lazy("The late player is dropped and placed last")
 
     # What the timeout sweep does when a turn's limit passes (chosen by the creator).
     on_timeout = models.CharField(
@@ -101,8 +137,8 @@ class Game(models.Model):
     )
 
     class Clock(models.TextChoices):
-        PER_TURN = "turn", "A limit per turn"
-        BANK = "bank", "A time bank"
+        PER_TURN = "turn", gettext_lazy("A limit per turn")
+        BANK = "bank", gettext_lazy("A time bank")
 
     # The clock (games/clocks.py): a limit per turn (`turn_limit_days`, none for an untimed game)
     # or a time bank of `bank_days` per seat gaining `increment_hours` a move; either may skip
@@ -136,11 +172,11 @@ class Game(models.Model):
     turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class EndReason(models.TextChoices):
-        NATURAL = "", "Played to the end"
-        RESIGNED = "resigned", "A player resigned"
-        TIMED_OUT = "timed_out", "A player ran out of time and was dropped"
-        ENDED = "ended", "Ended after a turn ran out of time"
-        ABANDONED = "abandoned", "Abandoned"
+        NATURAL = "", gettext_lazy("Played to the end")
+        RESIGNED = "resigned", gettext_lazy("A player resigned")
+        TIMED_OUT = "timed_out", gettext_lazy("A player ran out of time and was dropped")
+        ENDED = "ended", gettext_lazy("Ended after a turn ran out of time")
+        ABANDONED = "abandoned", gettext_lazy("Abandoned")
 
     # Stored by the writer in the transaction that finishes the game, with every seat's rank.
     end_reason = models.CharField(max_length=10, blank=True, default="", choices=EndReason.choices)
@@ -152,14 +188,17 @@ class Game(models.Model):
     ended_on_turn = models.PositiveIntegerField(null=True, blank=True)
 
     class Uncounted(models.TextChoices):
-        COUNTS = "", "Counts"
-        ABANDONED = "abandoned", "Abandoned before everyone played 3 turns"
-        SOLO_RESIGNED = "solo_resigned", "A resigned solo game"
-        UNCONFIRMED = "unconfirmed", "An email address at the table was not confirmed"
-        SAME_ADDRESS = "same_address", "Two players at the table shared an email address"
-        HINTED = "hinted", "A hint from the hard bot was taken"
-        FEW_TURNS = "few_turns", "A player played fewer than 3 turns of their own"
-        GUIDED = "guided", "A guided first game"
+        COUNTS = "", gettext_lazy("Counts")
+        ABANDONED = "abandoned", gettext_lazy("Abandoned before everyone played 3 turns")
+        SOLO_RESIGNED = "solo_resigned", gettext_lazy("A resigned solo game")
+        UNCONFIRMED = "unconfirmed", gettext_lazy("An email address at the table was not confirmed")
+        SAME_ADDRESS = (
+            "same_address",
+            gettext_lazy("Two players at the table shared an email address"),
+        )
+        HINTED = "hinted", gettext_lazy("A hint from the hard bot was taken")
+        FEW_TURNS = "few_turns", gettext_lazy("A player played fewer than 3 turns of their own")
+        GUIDED = "guided", gettext_lazy("A guided first game")
 
     # Why the game counts for no wins, ratings or records ("" when it counts), decided by
     # games.results and stored: the players' addresses when it starts (UNCONFIRMED, SAME_ADDRESS),
@@ -228,8 +267,35 @@ class Game(models.Model):
 
     @property
     def title(self) -> str:
-        """The game's name, or "Game 12" for a table not yet named."""
-        return self.name or f"Game {self.pk}"
+        """The game's name, or "Game 12" for a table not yet named; a name the site made up
+        (stored in English) in the reader's language."""
+        if not self.name:
+            return _("Game %(number)s") % {"number": self.pk}
+        if translation.get_language() in (None, settings.LANGUAGE_CODE, "en"):
+            return self.name
+        return self._made_up_name() or self.name
+
+    def _made_up_name(self) -> str | None:
+        """A name the site gave the game, in the reader's language; None for the creator's."""
+        if self.guided and self.name == GUIDED_NAME:
+            return _("Guided first game")
+        if self.weekly_deal_id and self.name.startswith(_WEEKLY_PREFIX):
+            try:
+                week = datetime.strptime(self.name.removeprefix(_WEEKLY_PREFIX), "%d %B %Y")
+            except ValueError:
+                return None
+            return _("Deal of the week of %(week)s") % {"week": long_date(week.date())}
+        if " and " not in self.name or self.status == self.Status.OPEN:
+            return None
+        prefetched = getattr(self, "_prefetched_objects_cache", {}).get("seats")
+        seats = list(prefetched) if prefetched is not None else None
+        if seats is None:
+            seats = list(self.seats.select_related("user"))
+        known = {seat.user.public_name for seat in seats}
+        parts = re.split(r", | and ", self.name)
+        if len(parts) != len(seats) or not all(part in known for part in parts):
+            return None
+        return names_in_words(parts)[:80]
 
     @property
     def config(self) -> engine.GameConfig:
@@ -271,9 +337,28 @@ class Game(models.Model):
 
     @property
     def description(self) -> str:
-        kind = "Solo" if self.solo else f"{self.players} players"
-        spirits = ", Nature's Spirits" if self.spirits else ""
-        return f"{kind}, side {self.side}{spirits}"
+        words = {"players": self.players, "side": self.side}
+        if self.solo and self.spirits:
+            return _("Solo, side %(side)s, Nature's Spirits") % words
+        if self.solo:
+            return _("Solo, side %(side)s") % words
+        if self.spirits:
+            return (
+                ngettext(
+                    "%(players)s player, side %(side)s, Nature's Spirits",
+                    "%(players)s players, side %(side)s, Nature's Spirits",
+                    self.players,
+                )
+                % words
+            )
+        return (
+            ngettext(
+                "%(players)s player, side %(side)s",
+                "%(players)s players, side %(side)s",
+                self.players,
+            )
+            % words
+        )
 
 
 class Seat(models.Model):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from .game import Game
 
@@ -71,10 +72,10 @@ class Review(models.Model):
     """
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Waiting for the bot"
-        RUNNING = "running", "The bot is looking"
-        DONE = "done", "Ready"
-        FAILED = "failed", "Could not be made"
+        PENDING = "pending", gettext_lazy("Waiting for the bot")
+        RUNNING = "running", gettext_lazy("The bot is looking")
+        DONE = "done", gettext_lazy("Ready")
+        FAILED = "failed", gettext_lazy("Could not be made")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="reviews")
     position = models.PositiveSmallIntegerField()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import models
+from django.utils.translation import gettext as _
 
 from games import engine
 from games.engine.tokens import placement_error
@@ -53,9 +54,9 @@ def check_marks(state: engine.GameState, position: int, marks: list[dict]) -> li
     for mark in marks:
         cell, colour = mark["cell"], mark["colour"]
         if cell not in stacks:
-            error = f"there is no hex {cell} on your board"
+            error = _("there is no hex %(cell)s on your board") % {"cell": cell}
         elif cell in cubes:
-            error = "a cube sits on this hex: it takes no more tokens"
+            error = _("a cube sits on this hex: it takes no more tokens")
         else:
             error = placement_error(stacks[cell], colour)
         if error is None:

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from .game import Game
 from .social import Message
@@ -18,16 +19,16 @@ class Report(models.Model):
     is deleted or the player renamed. At most one open report per reporter and target."""
 
     class Kind(models.TextChoices):
-        MESSAGE = "message", "Talk message"
-        PLAYER = "player", "Player"
-        NAME = "name", "Display name"
+        MESSAGE = "message", gettext_lazy("Talk message")
+        PLAYER = "player", gettext_lazy("Player")
+        NAME = "name", gettext_lazy("Display name")
 
     class Reason(models.TextChoices):
-        SPAM = "spam", "Spam"
-        ABUSE = "abuse", "Abuse or harassment"
-        CHEATING = "cheating", "Cheating"
-        OFFENSIVE_NAME = "offensive_name", "Offensive name"
-        OTHER = "other", "Something else"
+        SPAM = "spam", gettext_lazy("Spam")
+        ABUSE = "abuse", gettext_lazy("Abuse or harassment")
+        CHEATING = "cheating", gettext_lazy("Cheating")
+        OFFENSIVE_NAME = "offensive_name", gettext_lazy("Offensive name")
+        OTHER = "other", gettext_lazy("Something else")
 
     reporter = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"

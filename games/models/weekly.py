@@ -12,8 +12,9 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from games.models.game import Game
+from games.models.game import Game, long_date
 
 
 def week_of(moment: datetime) -> date:
@@ -37,7 +38,7 @@ class WeeklyDeal(models.Model):
         ordering = ["-week"]
 
     def __str__(self) -> str:
-        return f"Deal of the week of {self.week:%-d %B %Y}"
+        return _("Deal of the week of %(week)s") % {"week": long_date(self.week)}
 
     @property
     def opens_at(self) -> datetime:

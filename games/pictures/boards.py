@@ -14,8 +14,11 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
 
+from django.utils import translation
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games.engine import geometry
 from games.engine.tokens import LANDSCAPES, Landscape
@@ -31,19 +34,20 @@ __all__ = [
 
 SQRT3 = math.sqrt(3)
 
+# In English, translated where shown (`_(LANDSCAPE_WORDS[kind])`).
 LANDSCAPE_WORDS = {
-    Landscape.EMPTY: "empty",
-    Landscape.WATER: "water",
-    Landscape.FIELD: "field",
-    Landscape.TREE1: "tree of height 1",
-    Landscape.TREE2: "tree of height 2",
-    Landscape.TREE3: "tree of height 3",
-    Landscape.MOUNTAIN1: "mountain of height 1",
-    Landscape.MOUNTAIN2: "mountain of height 2",
-    Landscape.MOUNTAIN3: "mountain of height 3",
-    Landscape.BUILDING: "building",
-    Landscape.TRUNK: "trunk",
-    Landscape.LONE_RED: "lone red token",
+    Landscape.EMPTY: gettext_noop("empty"),
+    Landscape.WATER: gettext_noop("water"),
+    Landscape.FIELD: gettext_noop("field"),
+    Landscape.TREE1: gettext_noop("tree of height 1"),
+    Landscape.TREE2: gettext_noop("tree of height 2"),
+    Landscape.TREE3: gettext_noop("tree of height 3"),
+    Landscape.MOUNTAIN1: gettext_noop("mountain of height 1"),
+    Landscape.MOUNTAIN2: gettext_noop("mountain of height 2"),
+    Landscape.MOUNTAIN3: gettext_noop("mountain of height 3"),
+    Landscape.BUILDING: gettext_noop("building"),
+    Landscape.TRUNK: gettext_noop("trunk"),
+    Landscape.LONE_RED: gettext_noop("lone red token"),
 }
 
 _ATTR_NAME = re.compile(r"[a-z][a-z-]*")
@@ -72,10 +76,10 @@ def describe_stack(stack: Sequence[str]) -> str:
     stack = tuple(stack)
     kind = LANDSCAPES.get(stack)
     if kind is None:
-        return "stack of " + ", ".join(stack) + " (not a legal stack)"
+        return _("stack of %(tokens)s (not a legal stack)") % {"tokens": ", ".join(stack)}
     if kind is Landscape.TRUNK:
-        return f"trunk of {len(stack)}"
-    return LANDSCAPE_WORDS[kind]
+        return _("trunk of %(height)s") % {"height": len(stack)}
+    return _(LANDSCAPE_WORDS[kind])
 
 
 def html_attrs(attrs: Mapping[str, str]) -> str:
@@ -138,6 +142,7 @@ def board_svg(
     height = 2 * BOARD_PAD + max(r * SQRT3 * (row + 1 + (col % 2) / 2) for col, row in geo.cells)
 
     hexes = []
+    language = translation.get_language()  # the hexes' words are in the reader's language
     for (col, row), name in zip(geo.cells, geo.names, strict=True):
         cube_kind = "spirit" if name == spirit_hex else "animal" if name in cubes else None
         target = targets.get(name)
@@ -145,6 +150,7 @@ def board_svg(
         draw = _hex_group if target is None else _hex_group.__wrapped__
         hexes.append(
             draw(
+                language,
                 col,
                 row,
                 name,
@@ -160,7 +166,7 @@ def board_svg(
         )
 
     board_class = f"board board-{side}" + (" board-compact" if compact else "")
-    label = title or f"Personal board, side {side}"
+    label = title or _("Personal board, side %(side)s") % {"side": side}
     # role="group", not "img": an img hides its children from assistive technology, and the
     # hexes are the content here (and some of them are buttons).
     return mark_safe(
@@ -173,6 +179,7 @@ def board_svg(
 
 @lru_cache(maxsize=8192)
 def _hex_group(
+    language: str | None,
     col: int,
     row: int,
     name: str,
@@ -190,11 +197,11 @@ def _hex_group(
     r = BOARD_R
     cx = BOARD_PAD + r + 1.5 * r * col
     cy = BOARD_PAD + r * SQRT3 * (row + 0.5 + (col % 2) / 2)
-    words = f"{cell_words(name)}: {describe_stack(stack)}"
+    words = _("%(hex)s: %(stack)s") % {"hex": cell_words(name), "stack": describe_stack(stack)}
     if cube_kind == "spirit":
-        words += ", spirit cube"
+        words += _(", spirit cube")
     elif cube_kind == "animal":
-        words += ", animal cube"
+        words += _(", animal cube")
     classes = ["hex", "hex-empty" if not stack else "hex-filled"]
     parts = [
         f'<polygon class="hex-cell" points="{hex_points(cx, cy, r - 1.5)}"'
@@ -206,21 +213,21 @@ def _hex_group(
     # Outlines sit inside the hex so neighbours drawn later never cover them.
     if in_habitat:
         classes.append("hex-habitat")
-        words += ", part of the habitat"
+        words += _(", part of the habitat")
         parts.append(_ring("hex-ring-habitat", cx, cy, r - 4, "#d9480f", 4, ""))
     if in_emphasis:
         classes.append("hex-emphasis")
-        words += ", counted"
+        words += _(", counted")
         inset = 9 if in_habitat else 4
         parts.append(_ring("hex-ring-emphasis", cx, cy, r - inset, INK_DARK, 2.5, "1 4"))
     if is_fresh:
         classes.append("hex-fresh")
-        words += ", new since your last visit"
+        words += _(", new since your last visit")
         parts.append(_ring("hex-ring-fresh", cx, cy, r - 2, "#e8a500", 5, ""))
     if is_suggested:
         # Outermost and dashed, so a target's or a habitat's ring inside it stays readable.
         classes.append("hex-suggested")
-        words += ", in the hard bot's hint"
+        words += _(", in the hard bot's hint")
         parts.append(_ring("hex-ring-hint", cx, cy, r - 2.5, HINT_RING, 4.5, "10 5"))
     extra = ' role="img"'
     if target is not None:

@@ -8,8 +8,11 @@ from collections import Counter
 from functools import lru_cache
 from pathlib import Path
 
+from django.utils import translation
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import npgettext_lazy, pgettext, pgettext_lazy
 
 from games.engine import card
 from games.engine.tokens import Landscape
@@ -70,14 +73,50 @@ EN_DASH = "\u2013"
 _HEIGHTS = {3: "1", 4: "2", 5: "3", 6: "1", 7: "2", 8: "3"}
 
 
+# A landscape counted in a habitat, after "next to" or "with": the number is a word (_COUNTS).
+_COUNTED = {
+    Landscape.WATER: npgettext_lazy("habitat", "water", "%(count)s water hexes", "n"),
+    Landscape.FIELD: npgettext_lazy("habitat", "a field", "%(count)s fields", "n"),
+    Landscape.TREE1: npgettext_lazy(
+        "habitat", "a tree of height 1", "%(count)s trees of height 1", "n"
+    ),
+    Landscape.TREE2: npgettext_lazy(
+        "habitat", "a tree of height 2", "%(count)s trees of height 2", "n"
+    ),
+    Landscape.TREE3: npgettext_lazy(
+        "habitat", "a tree of height 3", "%(count)s trees of height 3", "n"
+    ),
+    Landscape.MOUNTAIN1: npgettext_lazy(
+        "habitat", "a mountain of height 1", "%(count)s mountains of height 1", "n"
+    ),
+    Landscape.MOUNTAIN2: npgettext_lazy(
+        "habitat", "a mountain of height 2", "%(count)s mountains of height 2", "n"
+    ),
+    Landscape.MOUNTAIN3: npgettext_lazy(
+        "habitat", "a mountain of height 3", "%(count)s mountains of height 3", "n"
+    ),
+    Landscape.BUILDING: npgettext_lazy("habitat", "a building", "%(count)s buildings", "n"),
+}
+_COUNTS = {2: pgettext_lazy("habitat count", "two"), 3: pgettext_lazy("habitat count", "three")}
+_SHAPES = {
+    "bent": pgettext_lazy("habitat shape", "bent"),
+    "line": pgettext_lazy("habitat shape", "line"),
+    "pair": pgettext_lazy("habitat shape", "pair"),
+    "rhombus": pgettext_lazy("habitat shape", "rhombus"),
+    "triangle": pgettext_lazy("habitat shape", "triangle"),
+}
+_SPIRIT_WORDS = {
+    "building": pgettext_lazy("spirit card", "Building"),
+    "field": pgettext_lazy("spirit card", "Field"),
+    "mountain": pgettext_lazy("spirit card", "Mountain"),
+    "tree": pgettext_lazy("spirit card", "Tree"),
+    "water": pgettext_lazy("spirit card", "Water"),
+}
+
+
 def _counted(kind: Landscape, count: int) -> str:
     """ "a field", "water", "two trees of height 1", "three water hexes"."""
-    words = LANDSCAPE_WORDS[kind]
-    if count == 1:
-        return words if kind is Landscape.WATER else f"a {words}"
-    noun, _, rest = words.partition(" ")
-    plural = "water hexes" if kind is Landscape.WATER else f"{noun}s"
-    return " ".join(filter(None, (("two", "three")[count - 2], plural, rest)))
+    return _COUNTED[kind] % {"n": count, "count": str(_COUNTS.get(count, count))}
 
 
 def describe_pattern(card_id: str) -> str:
@@ -88,17 +127,26 @@ def describe_pattern(card_id: str) -> str:
     others.sort(key=lambda p: (abs(p.q) + abs(p.r) + abs(p.q + p.r), p.q, p.r))
     counts = Counter(o.landscape for o in others)
     names = [_counted(kind, n) for kind, n in counts.items()]
-    head = LANDSCAPE_WORDS[first.landscape]
+    head = _(LANDSCAPE_WORDS[first.landscape])
     if len(others) == 1:
-        return f"{head} next to {names[0]}"
-    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-    return f"{head} with {listed} ({c.shape})"
+        return _("%(landscape)s next to %(other)s") % {"landscape": head, "other": names[0]}
+    listed = names[0]
+    if len(names) > 1:
+        listed = _("%(first)s and %(second)s") % {
+            "first": ", ".join(names[:-1]),
+            "second": names[-1],
+        }
+    return _("%(landscape)s with %(others)s (%(shape)s)") % {
+        "landscape": head,
+        "others": listed,
+        "shape": str(_SHAPES.get(c.shape, c.shape)),
+    }
 
 
 def _spirit_lines(card_id: str) -> list[str]:
     """The scoring of a spirit card in one or two short lines for the card face."""
     rule = card(card_id).spirit_rule
-    word = rule.landscape.capitalize()
+    word = str(_SPIRIT_WORDS.get(rule.landscape, rule.landscape.capitalize()))
     lines = []
     if rule.kind == "per_stack":
         by_points: dict[int, list[str]] = {}
@@ -111,17 +159,19 @@ def _spirit_lines(card_id: str) -> list[str]:
                 if heights == [""]
                 else " " + EN_DASH.join(dict.fromkeys((heights[0], heights[-1])))
             )
-            lines.append(f"{word}{span}: {points} each")
+            lines.append(
+                _("%(landscape)s%(heights)s: %(points)s each")
+                % {"landscape": word, "heights": span, "points": points}
+            )
     else:
         for low, high, points in rule.tiers:
-            size = (
-                ""
-                if (low, high) == (1, None)
-                else f" of {low}+"
-                if high is None
-                else f" of {low}{EN_DASH}{high}"
-            )
-            lines.append(f"{word} group{size}: {points}")
+            if (low, high) == (1, None):
+                line = _("%(landscape)s group: %(points)s")
+            elif high is None:
+                line = _("%(landscape)s group of %(low)s+: %(points)s")
+            else:
+                line = _("%(landscape)s group of %(low)s–%(high)s: %(points)s")  # noqa: RUF001
+            lines.append(line % {"landscape": word, "low": low, "high": high, "points": points})
     return lines
 
 
@@ -210,7 +260,7 @@ def card_face(card_id: str) -> str:
     """What every copy of a card shares, whatever its cubes: the frame, the name, the habitat and
     (for a spirit) its scoring. Drawn once, as a symbol of the page's sprite
     (games/pictures/sprite.py)."""
-    return _card_face(card_id)
+    return _card_face(card_id, translation.get_language())
 
 
 # A spirit's scoring line fits the card at 9.5 px up to this many characters; a longer one
@@ -222,8 +272,8 @@ def _scoring_size(line: str) -> float:
     return round(9.5 * min(1, SCORING_CHARS / len(line)), 2)
 
 
-@lru_cache(maxsize=64)
-def _card_face(card_id: str) -> str:
+@lru_cache(maxsize=256)
+def _card_face(card_id: str, language: str | None) -> str:
     c = card(card_id)
     stripe = FILLS[c.stripe]
     ink = ink_for(c.stripe)
@@ -233,8 +283,9 @@ def _card_face(card_id: str) -> str:
         f'<path d="M1 24V9a8 8 0 0 1 8-8h{WIDTH - 18}a8 8 0 0 1 8 8v15Z" fill="{stripe}"/>'
         f"{glyph(c.stripe, 13, 12.5, 13)}"
         f'<text x="{WIDTH / 2 + 6}" y="17" text-anchor="middle" font-size="12" font-weight="700"'
-        f' fill="{ink}">{escape(c.name)}</text>'
+        f' fill="{ink}">{escape(_(c.name))}</text>'
     ]
+    spirit_word = pgettext("card face", "SPIRIT")
     if c.kind == "animal":
         parts.append(figure(c.name, 20, 28, 34))
         parts.append(_pattern_picture(card_id, 5, 64, 74, 100))
@@ -242,7 +293,7 @@ def _card_face(card_id: str) -> str:
         parts.append(
             figure(c.name, 6, 27, 22)
             + f'<text x="{WIDTH / 2}" y="36" text-anchor="middle" font-size="8.5" font-weight="700"'
-            f' letter-spacing="1.2" fill="#5b4a8b">SPIRIT</text>'
+            f' letter-spacing="1.2" fill="#5b4a8b">{escape(spirit_word)}</text>'
             + _pattern_picture(card_id, 8, 50, 104, 82)
             + f'<line x1="14" x2="{WIDTH - 14}" y1="135" y2="135" stroke="{PAPER_EDGE}"/>'
         )
@@ -258,7 +309,6 @@ def _card_face(card_id: str) -> str:
 # A page shows up to twenty-odd cards that differ only in their cubes: the face is one <use> of
 # the cached sprite, and only the track and the cubes are written out. Each picture is drawn once
 # per process (a few hundred in all).
-@lru_cache(maxsize=1024)
 def card_svg(
     card_id: str,
     *,
@@ -269,7 +319,18 @@ def card_svg(
     """An animal or spirit card. `cubes_on_card` None means every slot is covered (a card in the
     display); a completed card shows its full value and no cubes. `sprite`, the page sprite's
     address, draws the face as a `<use>` of it; None draws it in full, for pictures that leave
-    the site (emails, exports)."""
+    the site (emails, exports). Drawn once per language: its words are the reader's."""
+    return _card_svg(card_id, cubes_on_card, completed, sprite, translation.get_language())
+
+
+@lru_cache(maxsize=2048)
+def _card_svg(
+    card_id: str,
+    cubes_on_card: int | None,
+    completed: bool,
+    sprite: str | None,
+    language: str | None,
+) -> SafeString:
 
     c = card(card_id)
     total = c.cube_count
@@ -285,19 +346,32 @@ def card_svg(
     if c.kind == "animal":
         worth = c.score_by_cubes_placed[placed]
         if cubes_on_card is None:
-            state = f"points {'/'.join(map(str, c.points_top_to_bottom))}"
+            state = _("points %(points)s") % {"points": "/".join(map(str, c.points_top_to_bottom))}
         elif placed == total:
-            state = f"completed; worth {worth}"
+            state = _("completed; worth %(points)s") % {"points": worth}
         else:
-            state = f"{placed} of {total} cubes placed; worth {worth}"
-        summary = f"{c.name}: {habitat}; {state}"
+            state = _("%(placed)s of %(total)s cubes placed; worth %(points)s") % {
+                "placed": placed,
+                "total": total,
+                "points": worth,
+            }
+        summary = _("%(card)s: %(habitat)s; %(state)s") % {
+            "card": _(c.name),
+            "habitat": habitat,
+            "state": state,
+        }
         slots = len(c.points_top_to_bottom)
         track_top = 28 + (HEIGHT - 34 - slots * 24) / 2
         cube_href = "" if sprite is None else f"{sprite}#cube"
         body = _track(c.points_top_to_bottom, on_card, track_top, cube_href)
     else:
-        cube_state = "cube placed" if placed else "cube on the card"
-        summary = f"{c.name} (Nature's Spirit): {habitat}; {cube_state}. {c.scoring_text}"
+        cube_state = _("cube placed") if placed else _("cube on the card")
+        summary = _("%(card)s (Nature's Spirit): %(habitat)s; %(state)s. %(scoring)s") % {
+            "card": _(c.name),
+            "habitat": habitat,
+            "state": cube_state,
+            "scoring": _(c.scoring_text),
+        }
         body = _check(WIDTH - 14, 36) if placed else cube(WIDTH - 14, 37, 12, spirit=True)
     if c.kind == "animal" and placed == total:
         body += _check(14, HEIGHT - 14)

@@ -13,6 +13,7 @@ import hashlib
 from functools import lru_cache
 
 from django.urls import reverse
+from django.utils import translation
 
 from games.engine import ANIMAL_CARD_IDS, SPIRIT_CARD_IDS
 from games.engine.tokens import COLOURS
@@ -21,9 +22,14 @@ from games.pictures.cards import HEIGHT, WIDTH, card_face
 from games.pictures.tokens import cube, token_face
 
 
-@lru_cache(maxsize=1)
 def sprite() -> tuple[str, str]:
-    """The sprite's text and the digest that names it."""
+    """The sprite's text and the digest that names it, in the active language (the cards' names
+    are words): one sprite per language."""
+    return _sprite(translation.get_language())
+
+
+@lru_cache(maxsize=8)
+def _sprite(language: str | None) -> tuple[str, str]:
     symbols = [
         f'<symbol id="card-{card_id}" viewBox="0 0 {WIDTH} {HEIGHT}">{card_face(card_id)}</symbol>'
         for card_id in (*ANIMAL_CARD_IDS, *SPIRIT_CARD_IDS)
@@ -50,6 +56,10 @@ def sprite() -> tuple[str, str]:
     return text, hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
-@lru_cache(maxsize=1)
 def sprite_url() -> str:
+    return _sprite_url(translation.get_language())
+
+
+@lru_cache(maxsize=8)
+def _sprite_url(language: str | None) -> str:
     return reverse("games:sprite", args=[sprite()[1]])

@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+from django.utils import translation
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from games.pictures.palette import COLOUR_WORDS, FILLS, INK_DARK, check_colour, ink_for, shade
+from games.narration import token_label
+from games.pictures.palette import FILLS, INK_DARK, check_colour, ink_for, shade
 
 __all__ = ["token_face", "token_svg"]
 
@@ -159,16 +161,21 @@ def token_face(colour: str) -> str:
     )
 
 
-@lru_cache(maxsize=256)
 def token_svg(
     colour: str, *, size: int = 28, label: str | None = None, sprite: str | None = None
 ) -> SafeString:
-    """One token as a chip, for the central board and the tokens in hand (drawn once each); the
-    disc is a `<use>` of the page sprite at `sprite`, or drawn in full when None (pictures
-    that leave the site)."""
+    """One token as a chip, for the central board and the tokens in hand (drawn once each per
+    language); the disc is a `<use>` of the page sprite at `sprite`, or drawn in full when None
+    (pictures that leave the site)."""
+    return _token_svg(colour, size, label, sprite, translation.get_language())
 
+
+@lru_cache(maxsize=768)
+def _token_svg(
+    colour: str, size: int, label: str | None, sprite: str | None, language: str | None
+) -> SafeString:
     check_colour(colour)
-    text = label if label is not None else f"{COLOUR_WORDS[colour]} ({colour})"
+    text = label if label is not None else token_label(colour)
     face = (
         token_face(colour)
         if sprite is None

@@ -14,7 +14,9 @@ from functools import cached_property, partial
 from typing import Any
 
 from django.conf import settings
-from django.utils import timezone
+from django.utils import dateformat, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from markupsafe import Markup, escape
 
 from games import engine, presence, results, services
@@ -33,13 +35,13 @@ from harmonies_site.addresses import url
 
 LOG_LENGTH = recent_moves.KEPT  # the newest moves on the game page; the whole log has a page
 CATEGORIES = [
-    ("trees", "Trees"),
-    ("mountains", "Mountains"),
-    ("fields", "Fields"),
-    ("buildings", "Buildings"),
-    ("water", "Water"),
-    ("animals", "Animal cards"),
-    ("spirit", "Nature's Spirit"),
+    ("trees", gettext_lazy("Trees")),
+    ("mountains", gettext_lazy("Mountains")),
+    ("fields", gettext_lazy("Fields")),
+    ("buildings", gettext_lazy("Buildings")),
+    ("water", gettext_lazy("Water")),
+    ("animals", gettext_lazy("Animal cards")),
+    ("spirit", gettext_lazy("Nature's Spirit")),
 ]
 
 
@@ -122,15 +124,17 @@ def game_page(
             for cell in engine.token_targets(state, token):
                 targets[cell] = {
                     **_hx(act_url, type="place_token", colour=token, cell=cell),
-                    "aria-label": f"Place {COLOUR_WORDS[token]} in {cell_words(cell)}",
+                    "aria-label": _("Place %(token)s in %(hex)s")
+                    % {"token": COLOUR_WORDS[token], "hex": cell_words(cell)},
                 }
         elif card:
-            name = engine.card(card).name
+            name = _(engine.card(card).name)
             for cell, cells in mine.cube_options[card].items():
                 habitat.update(cells)
                 targets[cell] = {
                     **_hx(act_url, type="place_cube", card_id=card, cell=cell),
-                    "aria-label": f"Place a {name} cube in {cell_words(cell)}",
+                    "aria-label": _("Place a %(card)s cube in %(hex)s")
+                    % {"card": name, "hex": cell_words(cell)},
                 }
     columns = sorted(panels, key=lambda panel: not panel.is_me)
     names = engine.geometry(game.side).names
@@ -247,7 +251,7 @@ def _board_picture(game: Game, panel: PlayerPanel, names: tuple[str, ...], marks
     own_habitat = marks.habitat if panel.is_me else ()
     suggested = marks.suggested if panel.is_me else ()
     new_cells = () if panel.is_me else marks.fresh.get(panel.seat.position, ())
-    title = f"{panel.name}'s board"
+    title = _("%(name)s's board") % {"name": panel.name}
 
     def draw() -> str:
         return board_svg(
@@ -276,7 +280,7 @@ def score_rows(sheets: list, animal_cubes: list[int]) -> list[dict[str, Any]]:
     rows = [
         {
             "key": key,  # the category, which its explanation is filed under (presenters.help)
-            "label": label,
+            "label": str(label),
             "values": [getattr(sheet, key) for sheet in sheets],
             "total": False,
         }
@@ -285,7 +289,7 @@ def score_rows(sheets: list, animal_cubes: list[int]) -> list[dict[str, Any]]:
     rows.append(
         {
             "key": "total",
-            "label": "Total",
+            "label": _("Total"),
             "values": [sheet.total for sheet in sheets],
             "total": True,
         }
@@ -293,7 +297,7 @@ def score_rows(sheets: list, animal_cubes: list[int]) -> list[dict[str, Any]]:
     rows.append(
         {
             "key": "animal_cubes",
-            "label": "Animal cubes placed (tie-break)",
+            "label": _("Animal cubes placed (tie-break)"),
             "values": animal_cubes,
             "note": True,
         }
@@ -330,8 +334,8 @@ def final_ranking(
 
 def _left_words(seat: Seat) -> str:
     if seat.resigned_at is not None:
-        return "You resigned from this game: a stand-in plays your turns."
-    return "You were dropped from this game when your turn's time ran out."
+        return _("You resigned from this game: a stand-in plays your turns.")
+    return _("You were dropped from this game when your turn's time ran out.")
 
 
 def _viewer_tz(seat: Seat | None) -> tzinfo:
@@ -380,7 +384,8 @@ def _log_entry(by_position, seq, position, turn, action, detail, created_at, *, 
     ready-made."""
     at = timezone.localtime(created_at, tz)
     text = describe(action, detail, _seat_name(by_position, position))
-    iso, title, clock = at.isoformat(), at.strftime("%d %b %Y, %H:%M"), at.strftime("%H:%M")
+    # Django's own formatting: the month's name in the active language (strftime's is English).
+    iso, title, clock = at.isoformat(), dateformat.format(at, "d M Y, H:i"), at.strftime("%H:%M")
     # Each value escaped by markupsafe, as the Jinja page escaped them: 4.7 us an entry, where
     # Markup.format (the same escaping through string.Formatter) takes 15.5.
     html = Markup(
@@ -400,7 +405,7 @@ def _log_entry(by_position, seq, position, turn, action, detail, created_at, *, 
 
 def _seat_name(by_position: dict[int, Seat], position: int) -> str:
     seat = by_position.get(position)
-    return seat.user.public_name if seat else f"Seat {position + 1}"
+    return seat.user.public_name if seat else _("Seat %(number)s") % {"number": position + 1}
 
 
 def full_log(game: Game, seats: list[Seat], viewer: Seat | None) -> list:

@@ -11,8 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
 from games import engine
 from games.engine.explain import explain_board
+from games.engine.names import card_name
 from games.engine.queries import scored_cards
 from games.models import Game, Seat
 from games.narration import cell_words
@@ -26,6 +30,7 @@ class Step:
 
     key: str
     title: str
+    phrase: str  # the title inside a sentence ("take a space"): some languages keep capitals
     todo: str
     why: str
     target: str
@@ -35,68 +40,100 @@ class Step:
 STEPS = (
     Step(
         "space",
-        "Take a space",
-        "Press one of the three spaces of the central board (Take space 1, 2 or 3) to take its "
-        "3 tokens.",
-        "Every turn starts this way: the tokens are what you build your landscape with.",
+        gettext_lazy("Take a space"),
+        gettext_lazy("take a space"),
+        gettext_lazy(
+            "Press one of the three spaces of the central board (Take space 1, 2 or 3) to take its"
+            " 3 tokens."
+        ),
+        gettext_lazy(
+            "Every turn starts this way: the tokens are what you build your landscape with."
+        ),
         "central",
         "turn",
     ),
     Step(
         "place",
-        "Place a token",
-        "Choose a token under Tokens in hand, then a highlighted hex of your board (without "
-        "JavaScript, pick the hex in the list and press Place).",
-        "Each colour is a landscape: blue water, yellow fields, gray mountains, green trees, "
-        "brown trunks, red buildings.",
+        gettext_lazy("Place a token"),
+        gettext_lazy("place a token"),
+        gettext_lazy(
+            "Choose a token under Tokens in hand, then a highlighted hex of your board (without "
+            "JavaScript, pick the hex in the list and press Place)."
+        ),
+        gettext_lazy(
+            "Each colour is a landscape: blue water, yellow fields, gray mountains, green trees, "
+            "brown trunks, red buildings."
+        ),
         "hand",
         "stacking",
     ),
     Step(
         "stack",
-        "Stack a token",
-        "Place a token on top of one already on your board: green on brown makes a tree, gray "
-        "on gray a mountain, red on brown, gray or red a building.",
-        "Taller trees and mountains score more, and many animals need them.",
+        gettext_lazy("Stack a token"),
+        gettext_lazy("stack a token"),
+        gettext_lazy(
+            "Place a token on top of one already on your board: green on brown makes a tree, gray "
+            "on gray a mountain, red on brown, gray or red a building."
+        ),
+        gettext_lazy("Taller trees and mountains score more, and many animals need them."),
         "hand",
         "stacking",
     ),
     Step(
         "card",
-        "Take an animal card",
-        "Press Take under one of the animal cards.",
-        "Each card shows a habitat: once your board has it, you move one of the card's cubes "
-        "onto it, and the card scores the points the cube uncovered.",
+        gettext_lazy("Take an animal card"),
+        gettext_lazy("take an animal card"),
+        gettext_lazy("Press Take under one of the animal cards."),
+        gettext_lazy(
+            "Each card shows a habitat: once your board has it, you move one of the card's cubes "
+            "onto it, and the card scores the points the cube uncovered."
+        ),
         "display",
         "cards",
     ),
     Step(
         "cube",
-        "Place an animal cube",
-        "When your board has the habitat drawn on your card, press Place a cube under the card, "
-        "then the outlined hex of your board (without JavaScript, press Place beside the list).",
-        "A cube sits on the hex the card marks, which can take no more tokens; the more cubes "
-        "you place, the more the card is worth.",
+        gettext_lazy("Place an animal cube"),
+        gettext_lazy("place an animal cube"),
+        gettext_lazy(
+            "When your board has the habitat drawn on your card, press Place a cube under the "
+            "card, then the outlined hex of your board (without JavaScript, press Place beside the"
+            " list)."
+        ),
+        gettext_lazy(
+            "A cube sits on the hex the card marks, which can take no more tokens; the more cubes "
+            "you place, the more the card is worth."
+        ),
         "my-cards",
         "cards",
     ),
     Step(
         "end",
-        "End your turn",
-        "Press End my turn. In solo, on a turn when you took no animal card, you may first "
-        "choose a card of the display to discard.",
-        "In solo the tokens left on the central board go back in the box and its 3 spaces are "
-        "refilled for the next turn; until you end it, Reset my turn takes the turn back.",
+        gettext_lazy("End your turn"),
+        gettext_lazy("end your turn"),
+        gettext_lazy(
+            "Press End my turn. In solo, on a turn when you took no animal card, you may first "
+            "choose a card of the display to discard."
+        ),
+        gettext_lazy(
+            "In solo the tokens left on the central board go back in the box and its 3 spaces are "
+            "refilled for the next turn; until you end it, Reset my turn takes the turn back."
+        ),
         "end-turn",
         "turn",
     ),
     Step(
         "scores",
-        "Read the scores",
-        "Look at Scores so far: it adds up your board as it stands. Play on to the end of the "
-        "game, or press Finish the lesson to see your score sheet explained.",
-        "Every landscape scores its own way at the end of the game; the table shows how your "
-        "board would score now.",
+        gettext_lazy("Read the scores"),
+        gettext_lazy("read the scores"),
+        gettext_lazy(
+            "Look at Scores so far: it adds up your board as it stands. Play on to the end of the "
+            "game, or press Finish the lesson to see your score sheet explained."
+        ),
+        gettext_lazy(
+            "Every landscape scores its own way at the end of the game; the table shows how your "
+            "board would score now."
+        ),
         "scores",
         "end",
     ),
@@ -169,7 +206,9 @@ def guide_panel(game: Game, viewer_seat: Seat | None) -> Guide | None:
     guide.step, guide.ahead = step, ahead
     guide.number = STEP_KEYS.index(step.key) + 1
     guide.note, guide.target = _situation(state, step)
-    guide.steps = [{"title": s.title, "done": done[s.key], "current": s is step} for s in STEPS]
+    guide.steps = [
+        {"title": str(s.title), "done": done[s.key], "current": s is step} for s in STEPS
+    ]
     return guide
 
 
@@ -179,10 +218,12 @@ def _situation(state: engine.GameState, step: Step) -> tuple[str, str]:
     taken = state.taken_space is not None
     if step.key in ("place", "stack") and not state.hand:
         if not taken:
-            return "First take 3 tokens: press a space of the central board.", "central"
+            return _("First take 3 tokens: press a space of the central board."), "central"
         return (
-            "Every token you took this turn is placed: end your turn, then take new tokens "
-            "(or press Reset my turn to start this turn again).",
+            _(
+                "Every token you took this turn is placed: end your turn, then take new tokens "
+                "(or press Reset my turn to start this turn again)."
+            ),
             "end-turn",
         )
     if step.key == "place" and state.hand:
@@ -194,51 +235,108 @@ def _situation(state: engine.GameState, step: Step) -> tuple[str, str]:
             sentence = _and(stackable)
             return f"{sentence[0].upper()}{sentence[1:]}.", step.target
         return (
-            "None of the tokens in your hand can go on top of the ones on your board: place "
-            "them, end your turn and take tokens that stack next turn, or press Reset my turn.",
+            _(
+                "None of the tokens in your hand can go on top of the ones on your board: place "
+                "them, end your turn and take tokens that stack next turn, or press Reset my turn."
+            ),
             step.target,
         )
     if step.key == "cube":
         options = engine.cube_options(state, 0)
-        matched = [engine.card(card_id).name for card_id, cells in options.items() if cells]
+        matched = [card_name(card_id) for card_id, cells in options.items() if cells]
         if matched:
             return (
-                f"Your board has the {_and(matched)} habitat: the card shows Place a cube.",
+                _("Your board has the %(cards)s habitat: the card shows Place a cube.")
+                % {"cards": _and(matched)},
                 step.target,
             )
         if state.hand:
-            names = _and([engine.card(card_id).name for card_id in options])
+            names = _and([card_name(card_id) for card_id in options])
             return (
-                f"Build the habitat drawn on your {names} card with the tokens in your hand; "
-                "the cube goes on the hex drawn with a cube.",
+                _(
+                    "Build the habitat drawn on your %(cards)s card with the tokens in your "
+                    "hand; the cube goes on the hex drawn with a cube."
+                )
+                % {"cards": names},
                 "hand",
             )
         if not taken:
-            return "Take 3 tokens first, to build the habitat your card shows.", "central"
+            return _("Take 3 tokens first, to build the habitat your card shows."), "central"
         return (
-            "Your board does not have the habitat yet and your tokens are placed: end your turn "
-            "and build it next turn.",
+            _(
+                "Your board does not have the habitat yet and your tokens are placed: end your "
+                "turn and build it next turn."
+            ),
             "end-turn",
         )
     if step.key == "end" and (not taken or state.hand):
         if not taken:
-            return "Take 3 tokens first: a turn ends once they are all placed.", "central"
-        return "Place every token in your hand first: then End my turn appears.", "hand"
+            return _("Take 3 tokens first: a turn ends once they are all placed."), "central"
+        return _("Place every token in your hand first: then End my turn appears."), "hand"
     return "", step.target
+
+
+# Which token to put down first so the next can go on it, a whole sentence for each pair
+# (colour words agree with their noun in many languages).
+_TIPS = (
+    (
+        "brown",
+        "green",
+        gettext_lazy(
+            "Tip: put the brown token down first; next step, the green one can go on top of it."
+        ),
+    ),
+    (
+        "gray",
+        "gray",
+        gettext_lazy(
+            "Tip: put the gray token down first; next step, the gray one can go on top of it."
+        ),
+    ),
+    (
+        "brown",
+        "red",
+        gettext_lazy(
+            "Tip: put the brown token down first; next step, the red one can go on top of it."
+        ),
+    ),
+    (
+        "gray",
+        "red",
+        gettext_lazy(
+            "Tip: put the gray token down first; next step, the red one can go on top of it."
+        ),
+    ),
+)
 
 
 def _stacking_tip(hand: tuple[str, ...]) -> str:
     """On the first placement: which token to put down so the next can be stacked on it."""
-    for base, top in (("brown", "green"), ("gray", "gray"), ("brown", "red"), ("gray", "red")):
+    for base, top, tip in _TIPS:
         others = list(hand)
         if base in others:
             others.remove(base)
             if top in others:
-                return (
-                    f"Tip: put the {base} token down first; next step, the {top} one can go on "
-                    "top of it."
-                )
+                return str(tip)
     return ""
+
+
+def _stack_words(colour: str, base: str, cell: str) -> str:
+    """ "the green token can go on your brown token in column 3, 3rd from the top": one sentence
+    for each legal pair (top token, top of the stack), so colour words can agree."""
+    where = {"cell": cell_words(cell)}
+    sentences = {
+        ("green", "brown"): _("the green token can go on your brown token in %(cell)s"),
+        ("brown", "brown"): _("the brown token can go on your brown token in %(cell)s"),
+        ("gray", "gray"): _("the gray token can go on your gray token in %(cell)s"),
+        ("red", "brown"): _("the red token can go on your brown token in %(cell)s"),
+        ("red", "gray"): _("the red token can go on your gray token in %(cell)s"),
+        ("red", "red"): _("the red token can go on your red token in %(cell)s"),
+    }
+    sentence = sentences.get((colour, base))
+    if sentence is None:  # no other pair stacks; kept plain should the rules grow
+        return f"the {colour} token can go on your {base} token in {where['cell']}"
+    return sentence % where
 
 
 def _stackable(state: engine.GameState) -> list[str]:
@@ -248,7 +346,7 @@ def _stackable(state: engine.GameState) -> list[str]:
     index = engine.geometry(state.config.side).index
     stacks = state.players[0].stacks
     found = [
-        f"the {colour} token can go on your {stacks[index[cell]][-1]} token in {cell_words(cell)}"
+        _stack_words(colour, stacks[index[cell]][-1], cell)
         for colour in sorted(set(state.hand))
         for cell in engine.token_targets(state, colour)
         if stacks[index[cell]]
@@ -258,15 +356,27 @@ def _stackable(state: engine.GameState) -> list[str]:
 
 # What each line of the sheet rewards, said once under the player's own figures.
 RULE_WORDS = {
-    "trees": "A tree scores by its height: 1, 3 or 7 points; a brown trunk alone scores nothing.",
-    "mountains": "A mountain scores 1, 3 or 7 by its height, but only beside another mountain.",
-    "fields": "Each group of 2 or more yellow tokens touching scores 5, whatever its size.",
-    "buildings": "A building (red on brown, gray or red) scores 5 with 3 different colours "
-    "among its neighbours.",
-    "water": "On side A only the longest river scores: 2, 5, 8, 11 and 15 points for 2 to 6 "
-    "tokens, then 4 more for each token.",
-    "animals": "Each card scores the points printed in the highest space its cubes uncovered.",
-    "spirit": "A Nature's Spirit scores its own rule once its cube is on the board.",
+    "trees": gettext_lazy(
+        "A tree scores by its height: 1, 3 or 7 points; a brown trunk alone scores nothing."
+    ),
+    "mountains": gettext_lazy(
+        "A mountain scores 1, 3 or 7 by its height, but only beside another mountain."
+    ),
+    "fields": gettext_lazy(
+        "Each group of 2 or more yellow tokens touching scores 5, whatever its size."
+    ),
+    "buildings": gettext_lazy(
+        "A building (red on brown, gray or red) scores 5 with 3 different colours "
+        "among its neighbours."
+    ),
+    "water": gettext_lazy(
+        "On side A only the longest river scores: 2, 5, 8, 11 and 15 points for 2 to 6 "
+        "tokens, then 4 more for each token."
+    ),
+    "animals": gettext_lazy(
+        "Each card scores the points printed in the highest space its cubes uncovered."
+    ),
+    "spirit": gettext_lazy("A Nature's Spirit scores its own rule once its cube is on the board."),
 }
 
 
@@ -277,8 +387,12 @@ def sheet_lines(
     explanation, whose parts add up to the sheet) and what the category rewards."""
     held = scored_cards(player)
     cubes = [
-        f"{engine.card(card_id).name} has {placed} of {engine.card(card_id).cube_count} "
-        "cubes placed"
+        ngettext(  # counted on the cubes placed ("1 cube placé sur 4"); English says "cubes"
+            "%(card)s has %(num)s of %(total)s cubes placed",
+            "%(card)s has %(num)s of %(total)s cubes placed",
+            placed,
+        )
+        % {"card": card_name(card_id), "num": placed, "total": engine.card(card_id).cube_count}
         for card_id, placed in held
         if engine.card(card_id).kind == "animal"
     ]
@@ -286,15 +400,16 @@ def sheet_lines(
     for line in explain_board(side, player.stacks, held, sheet):
         if line.category == "spirit" and not spirits:
             continue  # a game without the module has no such line
-        words = f"{line.text}. "
+        words = [f"{line.text}."]
         if line.category == "animals" and cubes:
-            words += f"{_and(cubes)}. "
+            words.append(f"{_and(cubes)}.")
+        words.append(str(RULE_WORDS[line.category]))
         lines.append(
             {
                 "label": line.label,
                 "points": line.total,
                 "anchor": line.rules_anchor,
-                "words": words + RULE_WORDS[line.category],
+                "words": " ".join(words),
             }
         )
     return lines
@@ -306,6 +421,7 @@ def rules_url() -> str:
 
 
 def _and(words: list[str]) -> str:
+    """ "a, b and c" in the reader's language."""
     if len(words) <= 1:
         return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+    return _("%(items)s and %(last)s") % {"items": ", ".join(words[:-1]), "last": words[-1]}

@@ -15,6 +15,8 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractUser
 from django.core.cache import cache
+from django.utils import translation
+from django.utils.translation import gettext as _
 from markupsafe import Markup, escape
 
 from games import engine
@@ -35,28 +37,39 @@ def rules_link(anchor: str) -> str:
     return f"{url('rules')}#{anchor}"
 
 
-@lru_cache(maxsize=512)
 def card_help_html(
     card_id: str, cubes_placed: int | None = None, completed: bool = False
 ) -> Markup:
     """A card's explanation as a disclosure to put under its picture: `cubes_placed` for a card
     someone holds, `completed` for one whose cubes are all on the board, neither for a card on
-    offer. The same for every viewer (42 cards, a few cube counts): built once per process."""
+    offer. The same for every viewer in one language (42 cards, a few cube counts): built once
+    per process and language."""
+    return _card_help_html(card_id, cubes_placed, completed, translation.get_language())
+
+
+@lru_cache(maxsize=1536)
+def _card_help_html(
+    card_id: str, cubes_placed: int | None, completed: bool, language: str | None
+) -> Markup:
     if completed:
         cubes_placed = engine.card(card_id).cube_count
     words = engine.card_help(card_id, cubes_placed)
     lines = "".join(f"<p>{escape(line)}</p>" for line in (words.habitat, words.cube, words.points))
     if words.progress:
         lines += f'<p class="card-help-progress">{escape(words.progress)}</p>'
-    topic = "Nature's Spirit cards" if words.kind == "spirit" else "animal cards"
+    topic = (
+        _("Rules: Nature's Spirit cards") if words.kind == "spirit" else _("Rules: animal cards")
+    )
+    name = _(words.name)
+    about, hidden = _("About"), _(" the %(card)s card") % {"card": name}
     return Markup(
         # One open at a time (details sharing a name); the text is laid over the page beside
         # the card row (static/css/help.css), so the row does not jump.
         '<details class="card-help" name="card-help">'
-        f'<summary>About<span class="visually-hidden"> the {escape(words.name)} card</span>'
+        f'<summary>{escape(about)}<span class="visually-hidden">{escape(hidden)}</span>'
         "</summary>"
-        f'<div class="card-help-text"><p class="card-help-name">{escape(words.name)}</p>{lines}'
-        f'<p><a href="{rules_link(words.rules_anchor)}">Rules: {topic}</a></p></div></details>'
+        f'<div class="card-help-text"><p class="card-help-name">{escape(name)}</p>{lines}'
+        f'<p><a href="{rules_link(words.rules_anchor)}">{escape(topic)}</a></p></div></details>'
     )
 
 

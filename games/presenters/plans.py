@@ -11,13 +11,13 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
 from markupsafe import Markup
 
 from games import engine
-from games.engine.tokens import COLOUR_NAMES
 from games.models import NOTES_LIMIT, Game, Plan, Seat
 from games.models.plans import MarkCheck, check_marks
-from games.narration import COLOUR_WORDS, cell_words
+from games.narration import COLOUR_WORDS, cell_words, token_kind
 from games.pictures.boards import board_svg
 from games.pictures.sprite import sprite_url
 from harmonies_site.addresses import url
@@ -115,7 +115,8 @@ def pad(game: Game, seat: Seat, colour: str | None) -> dict[str, Any]:
                     "hx-vals": json.dumps({"cell": cell, "colour": colour}),
                     "hx-target": "#pad",
                     "hx-swap": "outerHTML",
-                    "aria-label": f"Pencil {COLOUR_WORDS[colour]} on {cell_words(cell)}",
+                    "aria-label": _("Pencil %(token)s on %(hex)s")
+                    % {"token": COLOUR_WORDS[colour], "hex": cell_words(cell)},
                 }
     pencilled = {check.cell for check in checks if check.error is None}
     board = board_svg(
@@ -123,13 +124,13 @@ def pad(game: Game, seat: Seat, colour: str | None) -> dict[str, Any]:
         stacks,
         player["cube_hexes"],
         targets=targets,
-        title="Your plan pad: a private copy of your board with your pencil marks",
+        title=_("Your plan pad: a private copy of your board with your pencil marks"),
         sprite=sprite_url(),
     )
     return {
         "game": game,
         "pad_board": outline_pencilled(board, pencilled),
-        "colours": [(c, COLOUR_NAMES[c], COLOUR_WORDS[c]) for c in engine.COLOURS],
+        "colours": [(c, token_kind(c), COLOUR_WORDS[c]) for c in engine.COLOURS],
         "pad_colour": colour,
         "pad_colour_words": COLOUR_WORDS[colour] if colour else "",
         "pad_targets": sorted(targets),
@@ -147,12 +148,13 @@ def outline_pencilled(svg: str, cells: Collection[str]) -> Markup:
     if not cells:
         return Markup(svg)
     names = "|".join(re.escape(cell) for cell in sorted(cells))
+    pencilled = str(Markup.escape(_(", pencilled in your plan")))
     pattern = re.compile(rf'<g class="([^"]*)" data-cell="({names})"([^>]*)><title>([^<]*)</title>')
     return Markup(
         pattern.sub(
             lambda m: (
                 f'<g class="{m[1]} {PENCIL_CLASS}" data-cell="{m[2]}"{m[3]}>'
-                f"<title>{m[4]}, pencilled in your plan</title>"
+                f"<title>{m[4]}{pencilled}</title>"
             ),
             str(svg),
         )

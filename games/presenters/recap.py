@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import engine
 from games.models import Game, Seat
@@ -160,18 +162,27 @@ def _compare(
     parts = []
     if changed:
         what = ", ".join(describe_stack(now.stacks[i]) for i in changed)
-        parts.append(f"{placed} token{'s' if placed != 1 else ''} ({what})")
+        parts.append(
+            ngettext("%(num)s token (%(what)s)", "%(num)s tokens (%(what)s)", placed)
+            % {"num": placed, "what": what}
+        )
     if taken:
-        parts.append("took " + " and ".join(engine.card(card).name for card in taken))
+        card_names = [_(engine.card(card).name) for card in taken]
+        cards = card_names[0]
+        for name in card_names[1:]:
+            cards = _("%(first)s and %(second)s") % {"first": cards, "second": name}
+        parts.append(_("took %(cards)s") % {"cards": cards})
     if cubes:
-        parts.append(f"{cubes} cube{'s' if cubes != 1 else ''} placed")
+        parts.append(
+            ngettext("%(num)s cube placed", "%(num)s cubes placed", cubes) % {"num": cubes}
+        )
     gained = total - then_total
-    points = f"{gained:+d} point{'s' if abs(gained) != 1 else ''}"
+    points = ngettext("%(num)s point", "%(num)s points", abs(gained)) % {"num": f"{gained:+d}"}
     return Recap(
         name="",
         position=-1,
         cells={names[i] for i in changed} | _cube_cells(now.cube_mask & ~then.cube_mask, names),
-        sentence=", ".join(parts) + f": {points}",
+        sentence=_("%(changes)s: %(points)s") % {"changes": ", ".join(parts), "points": points},
     )
 
 

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.formats import get_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from games import engine
 from games.models import Game, Review, Seat
 from games.pictures.boards import board_svg
@@ -36,7 +40,9 @@ def progress(review: Review) -> dict[str, Any]:
 
 def points_words(points: float) -> str:
     """ "1 point", "7.1 points": a gain in words, never a bare "+7.1"."""
-    return f"{points:g} point" + ("" if points == 1 else "s")
+    figure = f"{points:g}".replace(".", get_format("DECIMAL_SEPARATOR"))
+    count = int(points) if float(points).is_integer() else 2
+    return ngettext("%(points)s point", "%(points)s points", count) % {"points": figure}
 
 
 def review_page(game: Game, seat: Seat, review: Review | None) -> dict[str, Any]:
@@ -63,9 +69,9 @@ def review_page(game: Game, seat: Seat, review: Review | None) -> dict[str, Any]
                 "suggested_points": turn["suggested_points"],
                 # Worth counts what a turn sets up too: the better choice may show fewer points.
                 "fewer_now": turn["suggested_points"] < turn["played_points"],
-                "played_board": _board(game.side, turn["played_player"], "Your board after it"),
+                "played_board": _board(game.side, turn["played_player"], _("Your board after it")),
                 "suggested_board": _board(
-                    game.side, turn["suggested_player"], "The bot's board after its choice"
+                    game.side, turn["suggested_player"], _("The bot's board after its choice")
                 ),
             }
         )

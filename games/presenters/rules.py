@@ -4,7 +4,7 @@ and the numbers the page prints, each read from where the site applies it.
 The tables (tree, mountain and river points, solo suns, legal stacks) are read off the engine's
 scoring and stacking functions, and the site's own rules off the Game model, games.results and
 records, so the page says what the code does. Nothing here reads the database; the page's values
-are computed once per process.
+are computed once per process and language (they are words: `rules_page` in the active one).
 """
 
 from __future__ import annotations
@@ -12,8 +12,12 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from django.utils import translation
+from django.utils.translation import gettext as _
+
 from games import clocks, results
 from games.engine import ANIMAL_CARD_IDS, SPIRIT_CARD_IDS, card, geometry, solo_suns
+from games.engine.names import card_name, spirit_title
 from games.engine.river import river, river_points
 from games.engine.scoring import (
     BUILDING_POINTS,
@@ -48,7 +52,7 @@ def stack_rows() -> list[dict[str, Any]]:
     """Every legal stack (rules §4.1), bottom to top, what it is and what may go on it."""
     # By base colour, buildings after the stacks they stand on.
     order = sorted(LEGAL_STACKS, key=lambda s: (COLOURS.index(s[0]), "red" in s[1:], len(s), s))
-    rows = [{"stack": (), "words": "an empty hex", "takes": list(COLOURS)}]
+    rows = [{"stack": (), "words": _("an empty hex"), "takes": list(COLOURS)}]
     rows += [
         {
             "stack": stack,
@@ -100,14 +104,33 @@ def sun_bonuses() -> dict[str, int]:
     }
 
 
-@cache
 def rules_page() -> dict[str, Any]:
-    """Everything the rules page shows that the engine decides, computed once per process."""
+    """Everything the rules page shows that the engine decides, in the active language."""
+    return _rules_page(translation.get_language() or "")
+
+
+def _spirit_words(card_id: str) -> dict[str, Any]:
+    """A Nature's Spirit card as the page names it (the Card's own name is English)."""
+    c = card(card_id)
+    return {"id": c.id, "name": card_name(c.id), "title": spirit_title(c.id)}
+
+
+def _scoring(text: str) -> str:
+    """A spirit's scoring sentence after "The scoring:": lower case but in German."""
+    if (translation.get_language() or "").startswith("de"):
+        return text
+    return text.lower()
+
+
+@cache
+def _rules_page(language: str) -> dict[str, Any]:
+    """rules_page, computed once per process and language (`language` keys the cache)."""
     spirits = [card(s) for s in SPIRIT_CARD_IDS]
+    spirit_words = {c.id: _spirit_words(c.id) for c in spirits}
     total, side, spirit = SOLO_EXAMPLE
     return {
         "examples": examples(),
-        "supply": [(colour, TOKEN_SUPPLY[colour], COLOUR_NAMES[colour]) for colour in COLOURS],
+        "supply": [(colour, TOKEN_SUPPLY[colour], _(COLOUR_NAMES[colour])) for colour in COLOURS],
         "token_count": sum(TOKEN_SUPPLY.values()),
         "animal_cards": len(ANIMAL_CARD_IDS),
         "spirit_cards": len(SPIRIT_CARD_IDS),
@@ -128,19 +151,22 @@ def rules_page() -> dict[str, Any]:
         "field_points": FIELD_GROUP_POINTS,
         "building_points": BUILDING_POINTS,
         "island_points": ISLAND_POINTS,
-        "habitat_card": card(HABITAT_CARD),
-        "spirit_card": card(SPIRIT_CARD),
+        "habitat_card": {"id": HABITAT_CARD, "name": card_name(HABITAT_CARD)},
+        "spirit_card": {
+            **spirit_words[SPIRIT_CARD],
+            "scoring": _scoring(_(card(SPIRIT_CARD).scoring_text)),
+        },
         "spirit_habitat": describe_pattern(SPIRIT_CARD),
-        "spirit_groups": [c for c in spirits if c.scoring_family == "groups"],
-        "spirit_counts": [c for c in spirits if c.scoring_family == "count"],
-        "spirits": spirits,
+        "spirit_groups": [spirit_words[c.id] for c in spirits if c.scoring_family == "groups"],
+        "spirit_counts": [spirit_words[c.id] for c in spirits if c.scoring_family == "count"],
+        "spirits": [spirit_words[c.id] for c in spirits],
         "sun_bands": sun_bands(),
         "sun_bonuses": sun_bonuses(),
         "site": site_rules(),
         "solo_example": {
             "total": total,
             "side": side,
-            "spirit": card(spirit).name,
+            "spirit": spirit_title(spirit),
             "suns": solo_suns(total, side, spirit),
         },
     }
@@ -164,16 +190,21 @@ def site_rules() -> dict[str, Any]:
     clocks from games.clocks (which the writer's checks use), what a timeout does from the Game
     model, what counts from games.results, ratings from records."""
     return {
-        "clock_kinds": [label for _value, label in Game.Clock.choices],
+        "clock_kinds": [str(label) for _value, label in Game.Clock.choices],
         "time_limits": list(clocks.TURN_LIMIT_DAYS),
         "bank_days": clocks.BANK_DAYS,
         "increment_hours": clocks.INCREMENT_HOURS,
         "stand_in_increment": stand_in_increment(),
-        "on_timeout": [label for _value, label in Game.OnTimeout.choices],
-        "stand_in": STAND_IN_POLICY,
+        "on_timeout": [str(label) for _value, label in Game.OnTimeout.choices],
+        "stand_in": _bot_level(STAND_IN_POLICY),
         "min_own_turns": results.MIN_OWN_TURNS,
-        "ranking_rule": results.RANKING_RULE,
-        "uncounted": [label for value, label in Game.Uncounted.choices if value],
+        "ranking_rule": str(results.RANKING_RULE),
+        "uncounted": [str(label) for value, label in Game.Uncounted.choices if value],
         "new_account_days": NEW_ACCOUNT_AGE.days,
         "provisional_games": PROVISIONAL_GAMES,
     }
+
+
+def _bot_level(level: str) -> str:
+    """A computer opponent's level as the page says it ("the easy computer opponent")."""
+    return {"easy": _("easy"), "medium": _("medium"), "hard": _("hard")}.get(level, level)

@@ -9,9 +9,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.engine import card, geometry, score_board
 from games.engine.habitats import cube_targets
+from games.engine.names import card_name, spirit_title
 from games.engine.river import components
 from games.engine.scoring import (
     BUILDING_POINTS,
@@ -203,14 +206,17 @@ def _trees() -> Example:
         kind = _kind("A", TREES, cell)
         if kind in TREE_HEIGHT:
             height = TREE_HEIGHT[kind]
-            lines.append(
-                Line(f"A tree of height {height}, {_at('A', cell)}", TREE_POINTS[height - 1])
-            )
+            words = _("A tree of height %(height)d, %(where)s") % {
+                "height": height,
+                "where": _at("A", cell),
+            }
+            lines.append(Line(words, TREE_POINTS[height - 1]))
         elif kind is Landscape.TRUNK:
-            lines.append(Line(f"A trunk without foliage, {_at('A', cell)}: no tree", 0))
+            words = _("A trunk without foliage, %(where)s: no tree") % {"where": _at("A", cell)}
+            lines.append(Line(words, 0))
     counted = [c for cells in sheet.trees_by_height for c in cells]
     return _example(
-        "trees", "A", TREES, "trees", lines, sheet=sheet, emphasis=counted, title="Trees example"
+        "trees", "A", TREES, "trees", lines, sheet=sheet, emphasis=counted, title=_("Trees example")
     )
 
 
@@ -222,11 +228,13 @@ def _mountains() -> Example:
         if kind not in MOUNTAIN_HEIGHT:
             continue
         height = MOUNTAIN_HEIGHT[kind]
-        where = f"A mountain of height {height}, {_at('A', cell)}"
+        where = {"height": height, "where": _at("A", cell)}
         if cell in sheet.scoring_mountains:
-            lines.append(Line(f"{where}, next to another mountain", MOUNTAIN_POINTS[height - 1]))
+            words = _("A mountain of height %(height)d, %(where)s, next to another mountain")
+            lines.append(Line(words % where, MOUNTAIN_POINTS[height - 1]))
         else:
-            lines.append(Line(f"{where}, with no mountain next to it", 0))
+            words = _("A mountain of height %(height)d, %(where)s, with no mountain next to it")
+            lines.append(Line(words % where, 0))
     return _example(
         "mountains",
         "A",
@@ -235,19 +243,25 @@ def _mountains() -> Example:
         lines,
         sheet=sheet,
         emphasis=sheet.scoring_mountains,
-        title="Mountains example",
+        title=_("Mountains example"),
     )
 
 
 def _fields() -> Example:
     sheet = board_sheet("A", FIELDS)
     lines = [
-        Line(f"A group of {len(group)} field tokens", FIELD_GROUP_POINTS)
+        Line(
+            ngettext(
+                "A group of %(num)d field token", "A group of %(num)d field tokens", len(group)
+            )
+            % {"num": len(group)},
+            FIELD_GROUP_POINTS,
+        )
         for group in sheet.field_groups
     ]
     grouped = {cell for group in sheet.field_groups for cell in group}
     lines += [
-        Line(f"A lone field token, {_at('A', cell)}", 0)
+        Line(_("A lone field token, %(where)s") % {"where": _at("A", cell)}, 0)
         for cell in range(geometry("A").size)
         if _kind("A", FIELDS, cell) is Landscape.FIELD and cell not in grouped
     ]
@@ -259,7 +273,7 @@ def _fields() -> Example:
         lines,
         sheet=sheet,
         emphasis=sorted(grouped),
-        title="Fields example",
+        title=_("Fields example"),
     )
 
 
@@ -270,14 +284,19 @@ def _buildings() -> Example:
     for cell in range(geo.size):
         kind = _kind("A", BUILDINGS, cell)
         if kind is Landscape.LONE_RED:
-            lines.append(Line(f"A lone red token, {_at('A', cell)}: no building", 0))
+            words = _("A lone red token, %(where)s: no building") % {"where": _at("A", cell)}
+            lines.append(Line(words, 0))
         if kind is not Landscape.BUILDING:
             continue
         tops = [top_colour(tuple(BUILDINGS.get(geo.names[n], ()))) for n in geo.neighbours[cell]]
-        seen = [COLOUR_NAMES[c] for c in COLOURS if c in tops]
-        around = f"{len(seen)} colour{'s' if len(seen) != 1 else ''} around it ({', '.join(seen)})"
+        seen = [_(COLOUR_NAMES[c]) for c in COLOURS if c in tops]
+        words = ngettext(
+            "A building, %(where)s, with %(num)d colour around it (%(colours)s)",
+            "A building, %(where)s, with %(num)d colours around it (%(colours)s)",
+            len(seen),
+        ) % {"where": _at("A", cell), "num": len(seen), "colours": _(", ").join(seen)}
         points = BUILDING_POINTS if cell in sheet.qualifying_buildings else 0
-        lines.append(Line(f"A building, {_at('A', cell)}, with {around}", points))
+        lines.append(Line(words, points))
     return _example(
         "buildings",
         "A",
@@ -286,7 +305,7 @@ def _buildings() -> Example:
         lines,
         sheet=sheet,
         emphasis=sheet.qualifying_buildings,
-        title="Buildings example",
+        title=_("Buildings example"),
     )
 
 
@@ -295,22 +314,37 @@ def _river() -> Example:
     geo = geometry("A")
     path = sheet.river_path
     lines = [
-        Line(f"The longest river: {len(path)} water tokens along the outlined path", sheet.water)
+        Line(
+            ngettext(
+                "The longest river: %(num)d water token along the outlined path",
+                "The longest river: %(num)d water tokens along the outlined path",
+                len(path),
+            )
+            % {"num": len(path)},
+            sheet.water,
+        )
     ]
     water = sum(1 << geo.index[name] for name, stack in RIVER.items() if stack == ("blue",))
     on_path = sum(1 << cell for cell in path)
     for group in components("A", water):
         if not group & on_path:
-            lines.append(Line(f"Another river, of {_tokens(group.bit_count(), 'water')}", 0))
+            size = group.bit_count()
+            words = ngettext(
+                "Another river, of %(num)d water token",
+                "Another river, of %(num)d water tokens",
+                size,
+            )
+            lines.append(Line(words % {"num": size}, 0))
         elif off := (group & ~on_path).bit_count():
-            lines.append(Line(f"{_tokens(off, 'water')} beside that path, not on it", 0))
+            words = ngettext(
+                "%(num)d water token beside that path, not on it",
+                "%(num)d water tokens beside that path, not on it",
+                off,
+            )
+            lines.append(Line(words % {"num": off}, 0))
     return _example(
-        "river", "A", RIVER, "water", lines, sheet=sheet, emphasis=path, title="River example"
+        "river", "A", RIVER, "water", lines, sheet=sheet, emphasis=path, title=_("River example")
     )
-
-
-def _tokens(count: int, kind: str) -> str:
-    return f"{count} {kind} token{'s' if count != 1 else ''}"
 
 
 def _columns(side: str, cells: Sequence[int]) -> str:
@@ -318,9 +352,9 @@ def _columns(side: str, cells: Sequence[int]) -> str:
     names = geometry(side).names
     columns = sorted({int(names[cell].split(",")[0]) + 1 for cell in cells})
     if len(columns) == 1:
-        return f"in column {columns[0]}"
-    listed = ", ".join(str(c) for c in columns[:-1])
-    return f"in columns {listed} and {columns[-1]}"
+        return _("in column %(column)d") % {"column": columns[0]}
+    listed = _(", ").join(str(c) for c in columns[:-1])
+    return _("in columns %(columns)s and %(last)d") % {"columns": listed, "last": columns[-1]}
 
 
 def _islands() -> Example:
@@ -329,13 +363,19 @@ def _islands() -> Example:
     sheet = board_sheet("B", ISLANDS)
     lines = [
         Line(
-            f"An island of {len(cells)} hex{'es' if len(cells) > 1 else ''}, "
-            + _columns("B", cells),
+            ngettext(
+                "An island of %(num)d hex, %(where)s",
+                "An island of %(num)d hexes, %(where)s",
+                len(cells),
+            )
+            % {"num": len(cells), "where": _columns("B", cells)},
             ISLAND_POINTS,
         )
         for cells in sheet.islands
     ]
-    return _example("islands", "B", ISLANDS, "water", lines, sheet=sheet, title="Islands example")
+    return _example(
+        "islands", "B", ISLANDS, "water", lines, sheet=sheet, title=_("Islands example")
+    )
 
 
 def _habitat_cells(stacks: Stacks, card_id: str, cube_hex: str) -> tuple[int, ...]:
@@ -357,7 +397,9 @@ def _habitat() -> Example:
     cards = ((HABITAT_CARD, 1),)
     sheet = board_sheet("A", HABITAT, (HABITAT_CUBE,), cards)
     c = card(HABITAT_CARD)
-    lines = [Line(f"{c.name}, 1 of its {c.cube_count} cubes placed", sheet.animals)]
+    name = card_name(HABITAT_CARD)
+    words = _("%(card)s, 1 of its %(num)d cubes placed") % {"card": name, "num": c.cube_count}
+    lines = [Line(words, sheet.animals)]
     return _example(
         "cards",
         "A",
@@ -368,7 +410,7 @@ def _habitat() -> Example:
         habitat=cells,
         cube_hexes=(HABITAT_CUBE,),
         cards=cards,
-        title=f"A {c.name} habitat with its first cube",
+        title=_("A %(card)s habitat with its first cube") % {"card": name},
     )
 
 
@@ -384,7 +426,10 @@ def _spirit() -> Example:
         alone = {geo.names[i]: ("yellow",) for i in range(geo.size) if group >> i & 1}
         points = board_sheet("A", alone, (), cards).spirit
         size = group.bit_count()
-        lines.append(Line(f"A group of {size} field token{'s' if size > 1 else ''}", points))
+        words = ngettext(
+            "A group of %(num)d field token", "A group of %(num)d field tokens", size
+        ) % {"num": size}
+        lines.append(Line(words, points))
     return _example(
         "spirits",
         "A",
@@ -396,7 +441,7 @@ def _spirit() -> Example:
         cube_hexes=(SPIRIT_CUBE,),
         cards=cards,
         spirit_hex=SPIRIT_CUBE,
-        title=f"{card(SPIRIT_CARD).name}'s Spirit example",
+        title=_("%(spirit)s example") % {"spirit": spirit_title(SPIRIT_CARD)},
     )
 
 

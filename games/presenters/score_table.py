@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 from markupsafe import escape
 
 from games.engine import ScoreLine
@@ -40,6 +41,7 @@ def score_table(
         explanations = explanations()
     # Once: a reverse() costs 9 us, and a table of four players has 28 links.
     rules = rules_link("") if explanations else ""
+    category = escape(_("Category"))
     head = "".join(f'<th scope="col" class="num">{escape(name)}</th>' for name in names)
     body = "\n".join(
         f'<tr{_row_class(row)}><th scope="row">{escape(row["label"])}</th>'
@@ -52,7 +54,8 @@ def score_table(
     )
     return mark_safe(
         '<div class="table-scroll">\n<table>\n  <thead><tr><th scope="col"><span'
-        f' class="visually-hidden">Category</span></th>{head}</tr></thead>\n  <tbody>\n{body}\n'
+        f' class="visually-hidden">{category}</span></th>{head}</tr></thead>\n'
+        f"  <tbody>\n{body}\n"
         "  </tbody>\n</table>\n</div>"
     )
 
@@ -69,10 +72,15 @@ def _cell(value: Any, name: str, line: ScoreLine | None, rules: str) -> str:
     if line is None:
         return f'<td class="num">{escape(value)}</td>'
     text = escape(line.text)
+    adds_up = escape(_(": how it adds up"))
+    heading = escape(_("%(name)s, %(category)s:") % {"name": name, "category": line.label})
+    link = escape(_("Rules: %(category)s") % {"category": line.label})
     return (
         f'<td class="num"><details class="score-why" name="score-why"><summary title="{text}">'
-        f'{escape(value)}<span class="visually-hidden">: how it adds up</span></summary>'
-        f'<p class="score-why-text"><strong>{escape(name)}, {escape(line.label)}:</strong>'
-        f' {text} <a href="{rules}{line.rules_anchor}">Rules: {escape(line.label)}</a>'
+        f'{escape(value)}<span class="visually-hidden">{adds_up}</span>'
+        f'</summary><p class="score-why-text"><strong>'
+        f"{heading}"
+        f'</strong> {text} <a href="{rules}{line.rules_anchor}">'
+        f"{link}</a>"
         "</p></details></td>"
     )

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.cache import cache
+from django.utils import translation
 from django.utils.safestring import SafeString
 
 from games.models import Game, Message
@@ -64,7 +65,11 @@ def log_entries(
     reads the same entries, and a renamed player makes new ones."""
     # The move count too: a site event (a resignation, a timeout) is logged as a move.
     named = hashlib.blake2b("\x1f".join(names).encode(), digest_size=8).hexdigest()
-    key = f"game-log:{_game_key(game)}:{game.version}:{game.move_count}:{limit}:{zone}:{named}"
+    # And the language: the entries are words in the reader's language.
+    lang = translation.get_language() or ""
+    key = (
+        f"game-log:{_game_key(game)}:{game.version}:{game.move_count}:{limit}:{zone}:{named}:{lang}"
+    )
     return logs.get(key, lambda: _cached(key, compute))
 
 
@@ -107,4 +112,5 @@ def board_picture(game: Game, position: int, variant: tuple, draw: Callable[[], 
     """A board as `draw` pictures it; `variant` is whatever else the picture depends on (its
     title, its size). Only plain pictures are kept: one with clickable hexes or outlines for a
     single viewer is drawn afresh by the caller."""
-    return pictures.get((_game_key(game), game.version, position, *variant), draw)
+    lang = translation.get_language() or ""  # a hex's words are in the reader's language
+    return pictures.get((_game_key(game), game.version, position, lang, *variant), draw)

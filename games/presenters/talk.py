@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.models import Game, Message, Seat
 from games.presenters import shared_parts
@@ -82,7 +83,7 @@ class Conversation:
         if self.can_post:
             return ""
         if self.seat is None:
-            return "Only the game's players write here."
+            return _("Only the game's players write here.")
         return refusal_to_post(self.game, self.seat) or ""
 
     @property

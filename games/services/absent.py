@@ -7,6 +7,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import engine
@@ -167,11 +168,11 @@ def resign(*, game_id: int, user: User) -> Game:
         game = locked(game_id)
         seats, seat = table_and_seat(game, user)
         if game.status == Game.Status.FINISHED:
-            raise Conflict("This game is over: there is nothing left to resign from.")
+            raise Conflict(_("This game is over: there is nothing left to resign from."))
         if game.status != Game.Status.ACTIVE:
-            raise Conflict("Only a game in progress can be resigned.")
+            raise Conflict(_("Only a game in progress can be resigned."))
         if game.guided:  # its page offers to end the lesson instead (games.services.guide)
-            raise Conflict("A lesson is not resigned: end it with the guide's button.")
+            raise Conflict(_("A lesson is not resigned: end it with the guide's button."))
         _refuse_if_left(seat)
         seat.resigned_at = timezone.now()
         seat.save(update_fields=["resigned_at"])
@@ -199,9 +200,9 @@ def timed_out(game: Game) -> bool:
 def _refuse_if_left(seat: Seat) -> None:
     """A player who resigned or was dropped can do nothing more in the game."""
     if seat.resigned_at is not None:
-        raise Conflict("You resigned from this game: a stand-in plays your turns.")
+        raise Conflict(_("You resigned from this game: a stand-in plays your turns."))
     if seat.dropped_at is not None:
-        raise Conflict("You were dropped from this game when your turn's time ran out.")
+        raise Conflict(_("You were dropped from this game when your turn's time ran out."))
 
 
 def _check_can_act_on_timeout(
@@ -209,15 +210,15 @@ def _check_can_act_on_timeout(
 ) -> tuple[list[Seat], Seat]:
     seats, seat = table_and_seat(game, user)
     if game.status == Game.Status.FINISHED:
-        raise Conflict("This game is over.")
+        raise Conflict(_("This game is over."))
     if game.status != Game.Status.ACTIVE:
-        raise Conflict("This game is not in progress.")
+        raise Conflict(_("This game is not in progress."))
     _refuse_if_left(seat)
     check_version(game, expected_version)
     if seat.position == game.current_seat:
-        raise Conflict("It is your own turn: play it rather than skip it.")
+        raise Conflict(_("It is your own turn: play it rather than skip it."))
     if not timed_out(game):
-        raise Conflict("The player to move still has time for this turn.")
+        raise Conflict(_("The player to move still has time for this turn."))
     return seats, seat
 
 
@@ -230,7 +231,7 @@ def _mark_timed_out(seat: Seat, *, missed: bool) -> None:
 
 def _stand_in_for_late(game: Game, late: Seat, *, requested_by: str) -> None:
     if is_automatic(late):
-        raise GameError("A stand-in already plays this turn.")
+        raise GameError(_("A stand-in already plays this turn."))
     _mark_timed_out(late, missed=True)
     detail = {"stand_in": True, "timed_out": True}
     if requested_by:

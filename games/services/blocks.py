@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.blocks import forget_hidden_authors, has_blocked
 from accounts.identity import canonical_username
@@ -55,23 +56,26 @@ def player_to_block(user: User, username: object) -> Together:
     junk name, nobody by that name, oneself, a computer opponent, or someone already blocked."""
     name = username.strip() if isinstance(username, str) else ""
     if not name:
-        raise GameError("Name the player to block.")
+        raise GameError(_("Name the player to block."))
     if len(name) > MAX_NAME or "\x00" in name:
-        raise GameError("That is not a username.")
+        raise GameError(_("That is not a username."))
     other = User.objects.filter(
         username_key=canonical_username(name), is_active=True, deleted_at__isnull=True
     ).first()
     if other is None:
-        raise NotFound(f"No player is called {name}.")
+        raise NotFound(_("No player is called %(name)s.") % {"name": name})
     if other.pk == user.pk:
-        raise GameError("That is you: you cannot block yourself.")
+        raise GameError(_("That is you: you cannot block yourself."))
     if other.is_bot:
         raise GameError(
-            f"{other.public_name} is a computer opponent: it never invites or writes to anyone, "
-            "so there is nothing to block."
+            _(
+                "%(name)s is a computer opponent: it never invites or writes to anyone, "
+                "so there is nothing to block."
+            )
+            % {"name": other.public_name}
         )
     if has_blocked(user, other):
-        raise Conflict(f"You have already blocked {other.public_name}.")
+        raise Conflict(_("You have already blocked %(name)s.") % {"name": other.public_name})
     return together(user, other)
 
 
@@ -104,7 +108,9 @@ def block(*, user: User, username: object) -> Together:
             with transaction.atomic():
                 Block.objects.create(blocker=user, blocked=other)
         except IntegrityError:  # a double click: the other request stored it
-            raise Conflict(f"You have already blocked {other.public_name}.") from None
+            raise Conflict(
+                _("You have already blocked %(name)s.") % {"name": other.public_name}
+            ) from None
         _end_friendship(user, other)
         _end_invitations(user, other)
         forget_hidden_authors(user.pk)
@@ -123,7 +129,7 @@ def unblock(*, user: User, player_id: object) -> User:
         )
         blocked = row.blocked if row is not None else None
     if blocked is None:
-        raise GameError("That player is not among those you have blocked.")
+        raise GameError(_("That player is not among those you have blocked."))
     Block.objects.filter(blocker=user, blocked=blocked).delete()
     forget_hidden_authors(user.pk)
     return blocked

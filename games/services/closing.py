@@ -37,7 +37,7 @@ from games.models import (
     Move,
     Plan,
     Seat,
-    names_in_words,
+    english_names,
 )
 from games.models.versions import remember_talk_version
 from games.services.absent import resign
@@ -120,7 +120,7 @@ def _table_names(game: Game) -> str:
     """The name the writer gives a table when it starts (games.services.tables): its players,
     in seat order (from `_with_seats`)."""
     seats = sorted(game.seats.all(), key=lambda seat: seat.position or 0)
-    return names_in_words([seat.user.public_name for seat in seats])[:80]
+    return english_names([seat.user.public_name for seat in seats])[:80]
 
 
 def _with_seats(games: QuerySet[Game]) -> QuerySet[Game]:

@@ -15,9 +15,11 @@ import logging
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import engine
@@ -41,7 +43,7 @@ PLACING = (engine.PlaceToken, engine.PlaceCube)
 def _seat_in(game_id: int, user: User) -> tuple[Game, list[Seat], Seat]:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise NotFound("There is no such game.")
+        raise NotFound(_("There is no such game."))
     return game, *table_and_seat(game, user)
 
 
@@ -49,14 +51,14 @@ def review_for(game_id: int, user: User) -> tuple[Game, Seat, Review | None]:
     """The viewer's own seat in a finished game and its review, if one was asked for."""
     game, _seats, seat = _seat_in(game_id, user)
     if game.status != Game.Status.FINISHED:
-        raise Conflict("A review is made once the game is over.")
+        raise Conflict(_("A review is made once the game is over."))
     return game, seat, Review.objects.filter(game=game, position=seat.position).first()
 
 
 def request_review(game_id: int, user: User) -> Review:
     """Ask for the review of one's own turns; asking again (or twice at once) changes nothing,
     unless the last attempt failed or was lost with its worker."""
-    game, seat, _ = review_for(game_id, user)
+    game, seat, _state = review_for(game_id, user)
     with transaction.atomic():
         review, created = Review.objects.get_or_create(game=game, position=seat.position)
         stale = timezone.now() - STALE_REVIEW
@@ -159,15 +161,15 @@ def hint_key(game_id: int, version: int) -> str:
 def _hint_seat(game_id: int, user: User) -> tuple[Game, Seat]:
     game, seats, seat = _seat_in(game_id, user)
     if game.status != Game.Status.ACTIVE:
-        raise Conflict("Hints are for games in progress.")
+        raise Conflict(_("Hints are for games in progress."))
     if game.guided:  # the page offers none: the guide beside the board is the lesson's help
-        raise NotAllowed("A guided first game has its guide beside the board, and no hints.")
+        raise NotAllowed(_("A guided first game has its guide beside the board, and no hints."))
     if may_be_rated(game, seats):
         raise NotAllowed(
-            "Hints are for solo and unrated games: in a rated game the players are on their own."
+            _("Hints are for solo and unrated games: in a rated game the players are on their own.")
         )
     if seat.left or seat.position != game.current_seat:
-        raise Conflict("A hint is for your own turn.")
+        raise Conflict(_("A hint is for your own turn."))
     return game, seat
 
 
@@ -182,8 +184,10 @@ def hint(game_id: int, user: User, *, take: bool = False) -> dict[str, Any] | No
     if game.uncounted == Game.Uncounted.COUNTS:  # solo: _hint_seat refused the others
         if not take:
             raise Conflict(
-                "Please ask for a hint with the button on the game page: "
-                "a solo game in which a hint is taken counts for no records."
+                _(
+                    "Please ask for a hint with the button on the game page: "
+                    "a solo game in which a hint is taken counts for no records."
+                )
             )
         _mark_hinted(game)
     found = _cached_hint(game.pk, game.version)
@@ -263,7 +267,15 @@ def make_hint(game_id: int, version: int) -> bool:
 
 def plan_in_words(state: engine.GameState, actions: list[engine.Action]) -> list[str]:
     """One instruction per action ("Take the tokens of space 3 (...)"), told from `state` as the
-    log tells moves; the end of a turn says nothing of what the refill would bring."""
+    log tells moves; the end of a turn says nothing of what the refill would bring.
+
+    In English whatever the language active: the words are stored (a review's turns) and cached
+    (a hint) for everyone, and `_imperative` rewrites the log's English sentences."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return _plan_in_words(state, actions)
+
+
+def _plan_in_words(state: engine.GameState, actions: list[engine.Action]) -> list[str]:
     words = []
     for action in actions:
         try:
@@ -278,7 +290,7 @@ def plan_in_words(state: engine.GameState, actions: list[engine.Action]) -> list
 
 def _imperative(sentence: str) -> str:
     """ "You took the tokens..." as an instruction: "Take the tokens..." """
-    verb, _, rest = sentence.removeprefix("You ").partition(" ")
+    verb, _space, rest = sentence.removeprefix("You ").partition(" ")
     return f"{_BASE_FORMS.get(verb, verb).capitalize()} {rest}"
 
 

@@ -6,6 +6,7 @@ from datetime import timedelta
 from django.db import connection
 from django.db.transaction import TransactionManagementError
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import clocks, engine, reminders
@@ -29,16 +30,16 @@ def locked(game_id: int) -> Game:
     except (ValueError, TypeError):
         pk = 0
     if not 0 < pk < 2**63:  # (no row has such an id; SQLite would overflow on it)
-        raise NotFound("There is no such game.")
+        raise NotFound(_("There is no such game."))
     lock = ""
     if connection.features.has_select_for_update:
         if connection.get_autocommit():  # as select_for_update says: the lock would not hold
-            raise TransactionManagementError("a game is locked inside a transaction only")
+            raise TransactionManagementError(_("a game is locked inside a transaction only"))
         lock = " FOR UPDATE"
     table, key = (connection.ops.quote_name(n) for n in (Game._meta.db_table, Game._meta.pk.column))
     rows = list(Game.objects.raw(f"SELECT * FROM {table} WHERE {key} = %s{lock}", [pk]))
     if not rows:
-        raise NotFound("There is no such game.")
+        raise NotFound(_("There is no such game."))
     return rows[0]
 
 
@@ -180,7 +181,7 @@ def check_version(game: Game, expected: object) -> None:
     except ValueError:
         current = False
     if not current:
-        raise StaleVersion("The board changed since your page was drawn; here it is now.")
+        raise StaleVersion(_("The board changed since your page was drawn; here it is now."))
 
 
 def table_and_seat(game: Game, user: User) -> tuple[list[Seat], Seat]:
@@ -188,7 +189,7 @@ def table_and_seat(game: Game, user: User) -> tuple[list[Seat], Seat]:
     seats = table_of(game)
     seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     if seat is None:
-        raise NotAllowed("You are not playing in this game.")
+        raise NotAllowed(_("You are not playing in this game."))
     return seats, seat
 
 

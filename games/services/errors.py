@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy
+
 from games import engine
 from games.models import Game, Move, Seat
 
 # The refusal of anything done at a cancelled table: joining, leaving, inviting, an emailed link.
-CANCELLED = "This table was cancelled."
+CANCELLED = gettext_lazy("This table was cancelled.")
 # The refusals a blocked player reads (games.services.blocks): the same words whatever the reason,
 # and nothing that says "blocked", so that a block is never announced to the one it keeps away.
-CANNOT_BE_INVITED = "This player cannot be invited."
-NO_SEAT_HERE = "You cannot take a seat at this table."
-CANNOT_BE_ADDED = "This player cannot be added as a friend."
+CANNOT_BE_INVITED = gettext_lazy("This player cannot be invited.")
+NO_SEAT_HERE = gettext_lazy("You cannot take a seat at this table.")
+CANNOT_BE_ADDED = gettext_lazy("This player cannot be added as a friend.")
 
 
 class GameError(Exception):
@@ -22,6 +24,7 @@ class GameError(Exception):
     status = 400
 
     def __init__(self, message: str) -> None:
+        message = str(message)  # a lazy constant, in the language of the one who is refused
         super().__init__(message)
         self.message = message
 

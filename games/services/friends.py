@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.blocks import has_blocked, kept_apart_ids
 from accounts.identity import canonical_username
@@ -28,6 +29,7 @@ class FriendError(Exception):
     """A refused friend request, in words for the player."""
 
     def __init__(self, message: str) -> None:
+        message = str(message)  # a lazy constant, in the language of the one who is refused
         super().__init__(message)
         self.message = message
 
@@ -91,21 +93,25 @@ def add_friend(*, user: User, name: str) -> User:
     friend already, or a block between the two (each refusal stores nothing)."""
     name = (name or "").strip()
     if not name:
-        raise FriendError("Type the username of the player to add.")
+        raise FriendError(_("Type the username of the player to add."))
     if len(name) > MAX_NAME or "\x00" in name:
-        raise FriendError("That is not a username.")
+        raise FriendError(_("That is not a username."))
     friend = User.objects.filter(username_key=canonical_username(name), is_active=True).first()
     if friend is None:
-        raise FriendError(f"No player is called {name}.")
+        raise FriendError(_("No player is called %(name)s.") % {"name": name})
     if friend.pk == user.pk:
-        raise FriendError("That is you: you cannot add yourself as a friend.")
+        raise FriendError(_("That is you: you cannot add yourself as a friend."))
     if friend.is_bot:
-        raise FriendError(f"{friend.public_name} is a computer opponent: bots cannot be friends.")
+        raise FriendError(
+            _("%(name)s is a computer opponent: bots cannot be friends.")
+            % {"name": friend.public_name}
+        )
     if is_friend(user, friend):
-        raise FriendError(f"{friend.public_name} is already your friend.")
+        raise FriendError(_("%(name)s is already your friend.") % {"name": friend.public_name})
     if has_blocked(user, friend):
         raise FriendError(
-            f"You have blocked {friend.public_name}: unblock them from your profile first."
+            _("You have blocked %(name)s: unblock them from your profile first.")
+            % {"name": friend.public_name}
         )
     if has_blocked(friend, user):
         raise FriendError(CANNOT_BE_ADDED)  # never why: a block is not announced
@@ -119,7 +125,9 @@ def add_friend(*, user: User, name: str) -> User:
                 with transaction.atomic():
                     Friendship.objects.create(user=user, friend=friend)
             except IntegrityError:  # a double click: the other request stored it
-                raise FriendError(f"{friend.public_name} is already your friend.") from None
+                raise FriendError(
+                    _("%(name)s is already your friend.") % {"name": friend.public_name}
+                ) from None
     return friend
 
 
@@ -129,7 +137,7 @@ def remove_friend(*, user: User, friend_id: object) -> User:
     if isinstance(friend_id, str) and friend_id.isascii() and friend_id.isdigit():
         friend = friends_of(user).filter(pk=int(friend_id[:18])).first()
     if friend is None:
-        raise FriendError("That player is not among your friends.")
+        raise FriendError(_("That player is not among your friends."))
     with transaction.atomic():
         updated = Friendship.objects.filter(user=user, friend=friend).update(
             removed_at=timezone.now()

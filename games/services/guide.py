@@ -11,10 +11,12 @@ games.presenters.guide, read from the state; nothing about the lesson is stored 
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import engine
 from games.models import Game, Seat
+from games.models.game import GUIDED_NAME
 from games.models.versions import publish_version
 from games.services.core import (
     bump,
@@ -35,7 +37,8 @@ from games.services.errors import Conflict, NotAllowed
 # the deal fails there. The seed is no secret (it is here), and a lesson has nothing to protect.
 GUIDE_SEED = 232
 GUIDE_CONFIG = engine.GameConfig(players=1, side="A", spirits=False)
-GUIDE_NAME = "Guided first game"
+# Stored in English, like every name the site makes up; `Game.title` shows it translated.
+GUIDE_NAME = GUIDED_NAME
 
 
 def guided_game_in_progress(user: User) -> Game | None:
@@ -53,7 +56,7 @@ def start_guided_game(user: User) -> Game:
     """The player's guided game: the one in progress, or a new one on the fixed deal. Under
     the player's row lock, so two clicks or two tabs make one game."""
     if user.is_bot:
-        raise NotAllowed("Computer opponents do not take lessons.")
+        raise NotAllowed(_("Computer opponents do not take lessons."))
     with transaction.atomic():
         lock_player(user)
         existing = guided_game_in_progress(user)
@@ -89,13 +92,13 @@ def finish_lesson(*, game_id: int, user: User, expected_version: object) -> Game
     nothing."""
     with transaction.atomic():
         game = locked(game_id)
-        seats, _seat = table_and_seat(game, user)
+        seats, _own_seat = table_and_seat(game, user)
         if not game.guided:
-            raise NotAllowed("Only a guided first game can be finished as a lesson.")
+            raise NotAllowed(_("Only a guided first game can be finished as a lesson."))
         if game.status == Game.Status.FINISHED:
-            raise Conflict("This lesson is already over: its score sheet is on the page.")
+            raise Conflict(_("This lesson is already over: its score sheet is on the page."))
         if game.status != Game.Status.ACTIVE:
-            raise Conflict("This lesson has not started.")
+            raise Conflict(_("This lesson has not started."))
         check_version(game, expected_version)
         finish(game, game.engine_state(), reason=Game.EndReason.ENDED, seats=seats)
         game.end_reason = Game.EndReason.ENDED

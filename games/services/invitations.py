@@ -24,6 +24,8 @@ from django.db import transaction
 from django.db.models import Q, QuerySet, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.blocks import has_blocked, kept_apart_ids
 from accounts.models import User
@@ -33,7 +35,6 @@ from games.queue import enqueue
 from games.services.core import bump, lock_player, locked
 from games.services.errors import (
     CANCELLED,
-    CANNOT_BE_INVITED,
     Conflict,
     GameError,
     NotAllowed,
@@ -73,10 +74,12 @@ def invitees_for(users: Iterable[User] = (), emails: Iterable[str] = ()) -> list
     seen: set[object] = set()
     for invitee in found:
         if not invitee.email and invitee.user.is_bot:
-            raise GameError("Computer opponents are seated, not invited: choose one for a seat.")
+            raise GameError(_("Computer opponents are seated, not invited: choose one for a seat."))
         key = ("email", invitee.email) if invitee.email else ("user", invitee.user.pk)
         if key in seen:
-            raise GameError(f"{invitee.name} is named twice: one invitation each.")
+            raise GameError(
+                _("%(name)s is named twice: one invitation each.") % {"name": invitee.name}
+            )
         seen.add(key)
     return found
 
@@ -129,12 +132,12 @@ def invitation_from_token(token: str) -> Invitation:
             token, salt=TOKEN_SALT, max_age=INVITATION_LIFETIME.total_seconds()
         )
     except signing.SignatureExpired:
-        raise Conflict("This invitation has expired: ask for a new one.") from None
+        raise Conflict(_("This invitation has expired: ask for a new one.")) from None
     except signing.BadSignature:
-        raise NotFound("This invitation link is not valid: check it was copied whole.") from None
+        raise NotFound(_("This invitation link is not valid: check it was copied whole.")) from None
     invitation = Invitation.objects.select_related("game", "user").filter(pk=invitation_id).first()
     if invitation is None:
-        raise Conflict("This invitation has already been used.")
+        raise Conflict(_("This invitation has already been used."))
     if invitation.game.status == Game.Status.CANCELLED:
         raise Conflict(CANCELLED)
     return invitation
@@ -153,22 +156,22 @@ def decline_invitation(
         try:
             game = locked(game_id)
         except NotFound:
-            raise NotFound("There is no such table.") from None
+            raise NotFound(_("There is no such table.")) from None
         if game.status == Game.Status.CANCELLED:
             raise Conflict(CANCELLED)
         if game.seats.filter(user=user).exists():
-            raise Conflict("You already have a seat at this table: leave it instead.")
+            raise Conflict(_("You already have a seat at this table: leave it instead."))
         invitations = game.invitations.select_for_update()
         if by_link is not None and by_link.game_id == game.pk:
             invitation = invitations.filter(pk=by_link.pk).first()
             if invitation is not None and invitation.user_id not in (None, user.pk):
-                raise NotAllowed("This invitation is for another player.")
+                raise NotAllowed(_("This invitation is for another player."))
         else:
             invitation = invitations.filter(user=user).first()
         if invitation is None or game.status != Game.Status.OPEN:
-            raise NotAllowed("You are not invited to this table.")
+            raise NotAllowed(_("You are not invited to this table."))
         if invitation.declined_at is not None:
-            raise Conflict("You already declined this invitation.")
+            raise Conflict(_("You already declined this invitation."))
         invitation.declined_at = timezone.now()
         invitation.save(update_fields=["declined_at"])
         bump(game)
@@ -193,23 +196,32 @@ def invite(
         if game.status == Game.Status.CANCELLED:
             raise Conflict(CANCELLED)
         if game.created_by_id != by.pk:
-            raise NotAllowed("Only the player who created the game can invite.")
+            raise NotAllowed(_("Only the player who created the game can invite."))
         if game.status != Game.Status.OPEN:
-            raise Conflict("This game has already started.")
+            raise Conflict(_("This game has already started."))
         if not people:
-            raise GameError("Name someone to invite: a username or an email address.")
+            raise GameError(_("Name someone to invite: a username or an email address."))
         seated = set(game.seats.values_list("user_id", flat=True))
         pending = pending_invitations().filter(game=game)
         for person in people:
             if not person.email and person.user.pk in seated:
-                raise GameError(f"{person.name} already has a seat at this table.")
+                raise GameError(
+                    _("%(name)s already has a seat at this table.") % {"name": person.name}
+                )
             if pending.filter(named_as(person)).exists():
-                raise GameError(f"{person.name} is already invited to this table.")
+                raise GameError(
+                    _("%(name)s is already invited to this table.") % {"name": person.name}
+                )
         room = game.players - len(seated)
         if pending.count() + len(people) > room:
             free = room - pending.count()
             raise GameError(
-                f"This table has room for {free} more invitation{'' if free == 1 else 's'}."
+                ngettext(
+                    "This table has room for %(count)s more invitation.",
+                    "This table has room for %(count)s more invitations.",
+                    free,
+                )
+                % {"count": free}
             )
         check_invitable(by, people)
         check_pending_invitations(by, len(people))
@@ -297,9 +309,11 @@ def check_invitable(by: User, people: list[Invitee]) -> None:
             continue
         if has_blocked(by, person.user):
             raise GameError(
-                f"You have blocked {person.name}: unblock them from your profile to invite them."
+                _("You have blocked %(name)s: unblock them from your profile to invite them.")
+                % {"name": person.name}
             )
-        raise GameError(f"{CANNOT_BE_INVITED[:-1]}: {person.name}.")
+        # The words of CANNOT_BE_INVITED, naming the player.
+        raise GameError(_("This player cannot be invited: %(name)s.") % {"name": person.name})
 
 
 def check_pending_invitations(by: User, adding: int) -> None:
@@ -308,8 +322,14 @@ def check_pending_invitations(by: User, adding: int) -> None:
     sent = pending_invitations().filter(invited_by=by).count()
     if sent + adding > MAX_PENDING_INVITATIONS:
         raise Conflict(
-            f"You have {sent} invitations waiting for an answer; at most "
-            f"{MAX_PENDING_INVITATIONS} can wait at once. Cancel a table or wait for replies."
+            ngettext(
+                "You have %(sent)s invitation waiting for an answer; at most %(limit)s can wait "
+                "at once. Cancel a table or wait for replies.",
+                "You have %(sent)s invitations waiting for an answer; at most %(limit)s can wait "
+                "at once. Cancel a table or wait for replies.",
+                sent,
+            )
+            % {"sent": sent, "limit": MAX_PENDING_INVITATIONS}
         )
 
 
@@ -338,36 +358,58 @@ def check_address_invitations(by: User, people: list[Invitee]) -> None:
     mine = AddressInvitationSent.objects.filter(invited_by=by)
     mine.filter(created_at__lte=day_ago).delete()  # no longer counted: the table stays small
     sent = mine.filter(created_at__gt=day_ago).count()
-    if is_established(by, now):
+    established = is_established(by, now)
+    if established:
         limit = settings.ADDRESS_INVITATIONS_PER_DAY
-        allowed = f"You can invite {limit} people by email address a day"
     else:
         limit = settings.ADDRESS_INVITATIONS_PER_DAY_NEW
-        allowed = (
-            f"A new account can invite {limit} people by email address a day (more once it is "
-            f"{settings.INVITATIONS_TRUSTED_AFTER_DAYS} days old and has finished a game that "
-            "counts)"
-        )
     if sent + adding <= limit:
         return
     left = max(limit - sent, 0)
-    raise GameError(
-        f"{allowed}, and you have {left or 'none'} left for now. Invite players by their "
-        "username, or try again tomorrow."
-    )
+    words = {"limit": limit, "left": left, "days": settings.INVITATIONS_TRUSTED_AFTER_DAYS}
+    if established and not left:
+        message = _(
+            "You can invite %(limit)s people by email address a day, and you have none left for "
+            "now. Invite players by their username, or try again tomorrow."
+        )
+    elif established:
+        message = ngettext(
+            "You can invite %(limit)s people by email address a day, and you have %(left)s left "
+            "for now. Invite players by their username, or try again tomorrow.",
+            "You can invite %(limit)s people by email address a day, and you have %(left)s left "
+            "for now. Invite players by their username, or try again tomorrow.",
+            left,
+        )
+    elif not left:
+        message = _(
+            "A new account can invite %(limit)s people by email address a day (more once it is "
+            "%(days)s days old and has finished a game that counts), and you have none left for "
+            "now. Invite players by their username, or try again tomorrow."
+        )
+    else:
+        message = ngettext(
+            "A new account can invite %(limit)s people by email address a day (more once it is "
+            "%(days)s days old and has finished a game that counts), and you have %(left)s left "
+            "for now. Invite players by their username, or try again tomorrow.",
+            "A new account can invite %(limit)s people by email address a day (more once it is "
+            "%(days)s days old and has finished a game that counts), and you have %(left)s left "
+            "for now. Invite players by their username, or try again tomorrow.",
+            left,
+        )
+    raise GameError(message % words)
 
 
 def usable_invitation(game: Game, invitation_id: int, user: User) -> Invitation:
     """The emailed invitation, checked again under the game's lock."""
     invitation = Invitation.objects.filter(pk=invitation_id).first()
     if invitation is None:
-        raise Conflict("This invitation has already been used.")
+        raise Conflict(_("This invitation has already been used."))
     if invitation.game_id != game.pk:
-        raise NotAllowed("This invitation is for another table.")
+        raise NotAllowed(_("This invitation is for another table."))
     if invitation.user_id not in (None, user.pk):
-        raise NotAllowed("This invitation is for another player.")
+        raise NotAllowed(_("This invitation is for another player."))
     if invitation.declined_at is not None:
-        raise NotAllowed("This invitation was declined; ask for a new one.")
+        raise NotAllowed(_("This invitation was declined; ask for a new one."))
     if invitation.is_expired():
-        raise Conflict("This invitation has expired: ask for a new one.")
+        raise Conflict(_("This invitation has expired: ask for a new one."))
     return invitation

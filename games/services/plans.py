@@ -11,15 +11,19 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import F
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from games import engine
-from games.engine.tokens import COLOUR_NAMES
 from games.models import NOTES_LIMIT, Game, Plan, Seat
 from games.models.plans import MARKS_LIMIT, check_marks
 from games.services.errors import Conflict, NotAllowed, NotFound, RuleViolation
 
-NOT_YOURS = "You are not playing in this game: a plan belongs to a player of the game."
+NOT_YOURS = gettext_lazy(
+    "You are not playing in this game: a plan belongs to a player of the game."
+)
 
 
 def save_notes(*, game_id: int, user: User, notes: str) -> Plan:
@@ -31,11 +35,17 @@ def save_notes(*, game_id: int, user: User, notes: str) -> Plan:
         plan = _own_plan(game_id, user)
         if len(text) > NOTES_LIMIT:
             raise RuleViolation(
-                f"Your notes are {len(text):,} characters long; the limit is {NOTES_LIMIT:,}. "
-                "Nothing was saved."
+                _(
+                    "Your notes are %(length)s characters long; the limit is %(limit)s. "
+                    "Nothing was saved."
+                )
+                % {
+                    "length": number_format(len(text), force_grouping=True),
+                    "limit": number_format(NOTES_LIMIT, force_grouping=True),
+                }
             )
         if "\x00" in text:
-            raise RuleViolation("Notes cannot hold a NUL character. Nothing was saved.")
+            raise RuleViolation(_("Notes cannot hold a NUL character. Nothing was saved."))
         plan.notes = text
         plan.save()
     return plan
@@ -48,23 +58,39 @@ def pencil(*, game_id: int, user: User, cell: str, colour: str) -> Plan:
         plan = _own_plan(game_id, user)
         if colour not in engine.COLOURS:
             raise RuleViolation(
-                f"{colour[:20]!r} is not a token colour (one of {', '.join(engine.COLOURS)})."
+                _("%(colour)s is not a token colour (one of %(colours)s).")
+                % {"colour": repr(colour[:20]), "colours": ", ".join(engine.COLOURS)}
             )
         seat = plan.seat
         state = seat.game.engine_state()
         if cell not in engine.geometry(state.config.side).index:
-            raise RuleViolation(f"There is no hex {cell[:20]!r} on your board.")
+            raise RuleViolation(
+                _("There is no hex %(cell)s on your board.") % {"cell": repr(cell[:20])}
+            )
         if len(plan.marks) >= MARKS_LIMIT:
-            raise RuleViolation(f"A plan holds at most {MARKS_LIMIT} pencil marks: erase some.")
+            raise RuleViolation(
+                _("A plan holds at most %(limit)s pencil marks: erase some.")
+                % {"limit": MARKS_LIMIT}
+            )
         mark = {"cell": cell, "colour": colour}
         error = check_marks(state, seat.position, [*plan.marks, mark])[-1].error
         if error is not None:
-            raise RuleViolation(
-                f"A {COLOUR_NAMES[colour]} token cannot be pencilled there: {error}."
-            )
+            raise RuleViolation(_cannot_pencil(colour) % {"reason": error})
         plan.marks = [*plan.marks, mark]
         plan.save()
     return plan
+
+
+def _cannot_pencil(colour: str) -> str:
+    """The refusal of a pencil mark, one sentence per colour (the token's name agrees with it)."""
+    return {
+        "blue": _("A water token cannot be pencilled there: %(reason)s."),
+        "gray": _("A mountain token cannot be pencilled there: %(reason)s."),
+        "brown": _("A trunk token cannot be pencilled there: %(reason)s."),
+        "green": _("A foliage token cannot be pencilled there: %(reason)s."),
+        "yellow": _("A field token cannot be pencilled there: %(reason)s."),
+        "red": _("A building token cannot be pencilled there: %(reason)s."),
+    }[colour]
 
 
 def erase(*, game_id: int, user: User, cell: str) -> Plan:
@@ -73,7 +99,7 @@ def erase(*, game_id: int, user: User, cell: str) -> Plan:
         plan = _own_plan(game_id, user)
         on_cell = [i for i, mark in enumerate(plan.marks) if mark["cell"] == cell]
         if not on_cell:
-            raise RuleViolation("Nothing is pencilled on that hex.")
+            raise RuleViolation(_("Nothing is pencilled on that hex."))
         last = on_cell[-1]
         plan.marks = plan.marks[:last] + plan.marks[last + 1 :]
         plan.save()
@@ -99,14 +125,14 @@ def _own_plan(game_id: int, user: User) -> Plan:
     if seat is None:
         if Game.objects.filter(pk=game_id).exists():
             raise NotAllowed(NOT_YOURS)
-        raise NotFound("There is no such game.")
+        raise NotFound(_("There is no such game."))
     if seat.game.status != Game.Status.ACTIVE:
-        raise Conflict("A plan can be changed only while the game is being played.")
+        raise Conflict(_("A plan can be changed only while the game is being played."))
     if seat.left:
-        raise NotAllowed("You have left this game: a stand-in plays your turns, without a plan.")
+        raise NotAllowed(_("You have left this game: a stand-in plays your turns, without a plan."))
     plan = Plan.objects.select_for_update().filter(seat=seat).first()
     if plan is None:
-        plan, _ = Plan.objects.get_or_create(seat=seat)
+        plan, _created = Plan.objects.get_or_create(seat=seat)
         # The game row's mark that this seat has a plan; an UPDATE waits for a move's lock and
         # applies to the row as the move left it, so neither write undoes the other.
         bit = 1 << seat.position

@@ -18,6 +18,7 @@ often a player may click. A guided first game is played again as a lesson (games
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts.blocks import kept_apart_ids
 from accounts.models import User
@@ -40,9 +41,9 @@ def play_again(*, game_id: int, user: User) -> Game:
         old = locked(game_id)
         seats = list(old.seats.select_related("user"))
         if not any(seat.user_id == user.pk for seat in seats):
-            raise NotAllowed("Only the players of this game can play it again.")
+            raise NotAllowed(_("Only the players of this game can play it again."))
         if old.status != Game.Status.FINISHED:
-            raise Conflict("This game is not over yet: play again once it has ended.")
+            raise Conflict(_("This game is not over yet: play again once it has ended."))
         if old.guided:
             # A lesson again, with its guide (or the one in progress): never a real solo game
             # named "Guided first game" without one.
@@ -81,6 +82,6 @@ def play_again(*, game_id: int, user: User) -> Game:
         if rematch.seats.filter(user=user).exists():
             return rematch
         if rematch.status != Game.Status.OPEN:
-            raise Conflict("The rematch has already started without you: its seats are taken.")
+            raise Conflict(_("The rematch has already started without you: its seats are taken."))
         # A player of the old game may sit down even without (or after declining) an invitation.
         return join_game(game_id=rematch.pk, user=user, invite_token=rematch.invite_token)

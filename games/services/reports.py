@@ -22,6 +22,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts import moderation
 from accounts.models import User
@@ -50,8 +53,8 @@ __all__ = [
 
 RATE = "10/h"  # reports per player
 WORDS_MAX = 1000
-THANKS = "Thank you: staff will look at it."
-ALREADY = "You have already reported this."
+THANKS = gettext_lazy("Thank you: staff will look at it.")
+ALREADY = gettext_lazy("You have already reported this.")
 Kind, Reason, Action = Report.Kind, Report.Reason, ReportAction.Action
 # The reasons offered for each kind; any other is refused (a forged form).
 REASONS = {
@@ -86,10 +89,22 @@ class Target:
     @property
     def what(self) -> str:
         """ "Alice's message", "the player Alice", "the name “Alice”": for the form's title."""
-        name = self.person.public_name
+        name = {"name": self.person.public_name}
         if self.kind == Kind.MESSAGE:
-            return f"{name}'s message"
-        return f"the player {name}" if self.kind == Kind.PLAYER else f"the name “{name}”"
+            return _("%(name)s's message") % name
+        if self.kind == Kind.PLAYER:
+            return _("the player %(name)s") % name
+        return _("the name “%(name)s”") % name
+
+    @property
+    def title(self) -> str:
+        """ "Report Alice's message": the form's title, one sentence (word order differs)."""
+        name = {"name": self.person.public_name}
+        if self.kind == Kind.MESSAGE:
+            return _("Report %(name)s's message") % name
+        if self.kind == Kind.PLAYER:
+            return _("Report the player %(name)s") % name
+        return _("Report the name “%(name)s”") % name
 
     @property
     def back(self) -> str:
@@ -103,7 +118,7 @@ def target_of(*, reporter: User, kind: object, target_id: object) -> Target:
     """The target named by `kind` and `target_id`, if `reporter` may report it; otherwise a
     GameError whose message says why."""
     if kind not in REASONS:
-        raise NotFound("There is nothing of that kind to report.")
+        raise NotFound(_("There is nothing of that kind to report."))
     try:
         target_id = int(target_id)
     except (TypeError, ValueError):
@@ -114,8 +129,8 @@ def target_of(*, reporter: User, kind: object, target_id: object) -> Target:
         return _message_target(reporter, target_id)
     person = User.objects.filter(pk=target_id, is_active=True).first() if target_id else None
     if person is None:
-        raise NotFound("There is no such player to report.")
-    _check_person(reporter, person, "You cannot report yourself.")
+        raise NotFound(_("There is no such player to report."))
+    _check_person(reporter, person, _("You cannot report yourself."))
     return Target(kind=kind, id=person.pk, person=person)
 
 
@@ -127,7 +142,7 @@ def file_report(
     thing (Conflict, ALREADY)."""
     target = target_of(reporter=reporter, kind=kind, target_id=target_id)
     if reason not in {r.value for r in REASONS[target.kind]}:
-        raise ReportRefused("Choose one of the reasons in the list.")
+        raise ReportRefused(_("Choose one of the reasons in the list."))
     words = clean_words(words)
     message = target.message
     try:
@@ -157,14 +172,18 @@ def clean_words(raw: object) -> str:
     if raw is None:
         return ""
     if not isinstance(raw, str):
-        raise ReportRefused("Write your words as plain text.")
+        raise ReportRefused(_("Write your words as plain text."))
     words = raw.replace("\r\n", "\n").replace("\r", "\n").strip()
     if len(words) > WORDS_MAX:
         raise ReportRefused(
-            f"Your words can be at most {WORDS_MAX:,} characters; these have {len(words):,}."
+            _("Your words can be at most %(limit)s characters; these have %(length)s.")
+            % {
+                "limit": number_format(WORDS_MAX, force_grouping=True),
+                "length": number_format(len(words), force_grouping=True),
+            }
         )
     if any(unicodedata.category(c) == "Cc" and c not in _ALLOWED_CONTROLS for c in words):
-        raise ReportRefused("Your words cannot contain control characters: write plain text.")
+        raise ReportRefused(_("Your words cannot contain control characters: write plain text."))
     return words
 
 
@@ -263,16 +282,18 @@ def _message_target(reporter: User, message_id: int) -> Target:
         else None
     )
     if message is None:
-        raise NotFound("There is no such message to report.")
+        raise NotFound(_("There is no such message to report."))
     seat = message.game.seats.filter(user_id=reporter.pk).first()
     if not may_read(message.game, reporter, seat):
         raise NotAllowed(
-            "You can report only messages you can read, and this one is in a game you are not "
-            "playing."
+            _(
+                "You can report only messages you can read, and this one is in a game you are "
+                "not playing."
+            )
         )
     if message.deleted_at is not None or message.hidden_by_staff:
-        raise NotFound("This message is no longer shown, so there is nothing to report.")
-    _check_person(reporter, message.author, "You cannot report your own message.")
+        raise NotFound(_("This message is no longer shown, so there is nothing to report."))
+    _check_person(reporter, message.author, _("You cannot report your own message."))
     return Target(kind=Kind.MESSAGE, id=message.pk, person=message.author, message=message)
 
 
@@ -281,7 +302,7 @@ def _check_person(reporter: User, person: User, oneself: str) -> None:
         raise ReportRefused(oneself)
     if person.is_bot:
         raise ReportRefused(
-            "Computer opponents cannot be reported: the site runs them, and they never talk."
+            _("Computer opponents cannot be reported: the site runs them, and they never talk.")
         )
 
 

@@ -9,11 +9,13 @@ import secrets
 from collections.abc import Iterable
 
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.blocks import blocked_ids, blockers_among
 from accounts.models import User
 from games import clocks, engine
-from games.models import Game, Seat, WeeklyDeal, names_in_words
+from games.models import Game, Seat, WeeklyDeal, english_names
 from games.models.versions import publish_version
 from games.queue import enqueue
 from games.results import starting_reason
@@ -68,9 +70,9 @@ def create_game(
     ]
     bots = list(bots)
     if any(not b.is_bot for b in bots):
-        raise GameError("Only computer opponents can be seated without joining.")
+        raise GameError(_("Only computer opponents can be seated without joining."))
     if on_timeout not in Game.OnTimeout.values:
-        raise GameError("Choose what happens when a turn's time limit passes.")
+        raise GameError(_("Choose what happens when a turn's time limit passes."))
     try:
         chosen = clocks.check_clock(
             clock,
@@ -83,7 +85,14 @@ def create_game(
     except clocks.ClockError as exc:
         raise GameError(str(exc)) from None
     if len(people) + len(bots) > players - 1:
-        raise GameError(f"A {players}-player game has room for {players - 1} other players.")
+        raise GameError(
+            ngettext(
+                "A %(players)s-player game has room for %(others)s other player.",
+                "A %(players)s-player game has room for %(others)s other players.",
+                players - 1,
+            )
+            % {"players": players, "others": players - 1}
+        )
     starts_now = 1 + len(bots) == players
     with transaction.atomic():
         lock_player(creator)  # one creation at a time per player, so the caps hold under races
@@ -139,7 +148,7 @@ def join_game(
         if game.seats.filter(user=user).exists():
             return game
         if game.status != Game.Status.OPEN:
-            raise Conflict("This game has already started; its seats are taken.")
+            raise Conflict(_("This game has already started; its seats are taken."))
         if invitation is not None:
             invitation = usable_invitation(game, invitation.pk, user)
         own = game.invitations.filter(user=user).first()
@@ -150,13 +159,13 @@ def join_game(
         )
         if not (game.public or invited or has_link or invitation is not None):
             if own is not None and own.declined_at is not None:
-                raise NotAllowed("You declined this invitation; ask for a new one.")
+                raise NotAllowed(_("You declined this invitation; ask for a new one."))
             if own is not None:
-                raise NotAllowed("Your invitation to this table has expired; ask for a new one.")
-            raise NotAllowed("This game is by invitation only.")
+                raise NotAllowed(_("Your invitation to this table has expired; ask for a new one."))
+            raise NotAllowed(_("This game is by invitation only."))
         taken = game.seats.count()
         if taken >= game.players:
-            raise Conflict("This game is full.")
+            raise Conflict(_("This game is full."))
         check_not_kept_apart(game, user)
         Seat.objects.create(game=game, user=user)
         # Used up: their invitation by name, the link they came by, one to their address.
@@ -179,8 +188,11 @@ def check_not_kept_apart(game: Game, user: User) -> None:
     for other in seated:
         if other.pk in mine:
             raise NotAllowed(
-                f"You have blocked {other.public_name}, who has a seat at this table: unblock "
-                "them from your profile to play together."
+                _(
+                    "You have blocked %(name)s, who has a seat at this table: unblock them from "
+                    "your profile to play together."
+                )
+                % {"name": other.public_name}
             )
     if blockers_among(user, seated):
         raise NotAllowed(NO_SEAT_HERE)
@@ -193,12 +205,12 @@ def leave_game(*, game_id: int, user: User) -> Game:
         if game.status == Game.Status.CANCELLED:
             raise Conflict(CANCELLED)
         if game.status != Game.Status.OPEN:
-            raise Conflict("Only a game that has not started can be left.")
+            raise Conflict(_("Only a game that has not started can be left."))
         if game.created_by_id == user.pk:
-            raise GameError("You created this game: cancel it instead of leaving.")
-        deleted, _ = game.seats.filter(user=user).delete()
+            raise GameError(_("You created this game: cancel it instead of leaving."))
+        deleted, _rows = game.seats.filter(user=user).delete()
         if not deleted:
-            raise NotAllowed("You are not seated in this game.")
+            raise NotAllowed(_("You are not seated in this game."))
         bump(game)
         game.save()
     return game
@@ -211,9 +223,9 @@ def cancel_game(*, game_id: int, user: User) -> None:
         if game.status == Game.Status.CANCELLED:
             raise Conflict(CANCELLED)
         if game.created_by_id != user.pk:
-            raise NotAllowed("Only the player who created the game can cancel it.")
+            raise NotAllowed(_("Only the player who created the game can cancel it."))
         if game.status != Game.Status.OPEN:
-            raise Conflict("A game in progress cannot be cancelled.")
+            raise Conflict(_("A game in progress cannot be cancelled."))
         game.status = Game.Status.CANCELLED
         bump(game)
         game.save()
@@ -229,8 +241,11 @@ def _check_bot_games(creator: User) -> None:
     )
     if playing >= MAX_BOT_GAMES:
         raise Conflict(
-            f"You already have {MAX_BOT_GAMES} games in progress against computer opponents: "
-            "finish one before starting another."
+            _(
+                "You already have %(count)s games in progress against computer opponents: "
+                "finish one before starting another."
+            )
+            % {"count": MAX_BOT_GAMES}
         )
 
 
@@ -238,8 +253,11 @@ def _check_open_tables(creator: User) -> None:
     waiting = Game.objects.filter(created_by=creator, status=Game.Status.OPEN).count()
     if waiting >= MAX_OPEN_TABLES:
         raise Conflict(
-            f"You already have {MAX_OPEN_TABLES} tables waiting for players: "
-            "start or cancel one before opening another."
+            _(
+                "You already have %(count)s tables waiting for players: "
+                "start or cancel one before opening another."
+            )
+            % {"count": MAX_OPEN_TABLES}
         )
 
 
@@ -257,7 +275,7 @@ def _start(game: Game, joined_by: User) -> None:
     Seat.objects.bulk_update(seats, ["position", "bank"])
     seats.sort(key=lambda s: s.position)
     if not game.name:  # named after the players, in seat order
-        game.name = names_in_words([s.user.public_name for s in seats])[:80]
+        game.name = english_names([s.user.public_name for s in seats])[:80]
     game.state = engine.state_to_json(state)
     game.status = Game.Status.ACTIVE
     # Rated or not is fixed here, from the addresses as they are now (games.results).

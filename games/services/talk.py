@@ -11,6 +11,9 @@ import unicodedata
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import User
 from games import signals as talk_signals
@@ -48,13 +51,17 @@ class TalkRefused(GameError):
 def clean_text(raw: object) -> str:
     """The message as it will be stored, or TalkRefused with the reason in words."""
     if not isinstance(raw, str):
-        raise TalkRefused("Write a message before sending.")
+        raise TalkRefused(_("Write a message before sending."))
     text = raw.replace("\r\n", "\n").replace("\r", "\n").strip()
     if not text:
-        raise TalkRefused("Write a message before sending: this one is empty.")
+        raise TalkRefused(_("Write a message before sending: this one is empty."))
     if len(text) > MAX_LENGTH:
         raise TalkRefused(
-            f"A message can be at most {MAX_LENGTH} characters; this one has {len(text):,}."
+            _("A message can be at most %(limit)s characters; this one has %(length)s.")
+            % {
+                "limit": MAX_LENGTH,
+                "length": number_format(len(text), force_grouping=True),
+            }
         )
     if any(
         (unicodedata.category(c) in ("Cc", "Cs") and c not in _ALLOWED_CONTROLS)
@@ -62,11 +69,13 @@ def clean_text(raw: object) -> str:
         for c in text
     ):
         raise TalkRefused(
-            "A message cannot contain control characters (such as NUL bytes): "
-            "write plain text only."
+            _(
+                "A message cannot contain control characters (such as NUL bytes): "
+                "write plain text only."
+            )
         )
     if _TAG.search(text):
-        raise TalkRefused("Messages are plain text: write them without HTML tags.")
+        raise TalkRefused(_("Messages are plain text: write them without HTML tags."))
     return text
 
 
@@ -87,7 +96,7 @@ def post(*, game_id: int, user: User, text: object) -> Message:
                 lambda: talk_signals.message_posted.send(sender=Message, message=message)
             )
     except (Game.DoesNotExist, ValueError, TypeError):
-        raise NotFound("There is no such game.") from None
+        raise NotFound(_("There is no such game.")) from None
     return message
 
 
@@ -102,12 +111,19 @@ def delete(*, game_id: int, message_id: int, user: User, now=None) -> Message:
             .first()
         )
         if message is None or message.hidden_by_staff:
-            raise NotFound("There is no such message, or it was already deleted.")
+            raise NotFound(_("There is no such message, or it was already deleted."))
         if message.author_id != user.pk:
-            raise NotAllowed("Only its author can delete a message.")
+            raise NotAllowed(_("Only its author can delete a message."))
         if now - message.created_at > DELETE_WINDOW:
             minutes = int(DELETE_WINDOW.total_seconds() // 60)
-            raise Conflict(f"A message can be deleted only in the {minutes} minutes after posting.")
+            raise Conflict(
+                ngettext(
+                    "A message can be deleted only in the %(minutes)s minute after posting.",
+                    "A message can be deleted only in the %(minutes)s minutes after posting.",
+                    minutes,
+                )
+                % {"minutes": minutes}
+            )
         message.deleted_at = now
         message.save(update_fields=["deleted_at"])
         _bump_talk(Game.objects.select_for_update().get(pk=game_id))
@@ -139,7 +155,7 @@ def set_muted(*, game_id: int, user: User, muted: bool) -> None:
     seat = Seat.objects.filter(game_id=game_id, user_id=user.pk).select_related("game").first()
     if seat is None:
         if not Game.objects.filter(pk=game_id).exists():
-            raise NotFound("There is no such game.")
+            raise NotFound(_("There is no such game."))
         raise NotAllowed(NOT_PLAYING)
     if not may_mute(seat.game, seat):
         raise Conflict(MUTE_OVER)

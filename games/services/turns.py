@@ -4,6 +4,7 @@ import logging
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import engine
@@ -34,19 +35,19 @@ def play(*, game_id: int, user: User, action: object, expected_version: object) 
         # Who asks comes before what: a stranger's forged action is refused as a stranger's.
         parsed = parse_action(action)
         if game.status == Game.Status.FINISHED:
-            raise Conflict("This game is over.")
+            raise Conflict(_("This game is over."))
         if game.status == Game.Status.CANCELLED:
-            raise Conflict("This table was cancelled.")
+            raise Conflict(_("This table was cancelled."))
         if game.status != Game.Status.ACTIVE:
-            raise Conflict("This game has not started yet.")
+            raise Conflict(_("This game has not started yet."))
         check_version(game, expected_version)
         before = game.engine_state()
         if seat.resigned_at is not None:
-            raise Conflict("You resigned from this game: a stand-in plays your turns.")
+            raise Conflict(_("You resigned from this game: a stand-in plays your turns."))
         if seat.dropped_at is not None:
-            raise Conflict("You were dropped from this game when your turn's time ran out.")
+            raise Conflict(_("You were dropped from this game when your turn's time ran out."))
         if seat.position != before.current_seat:
-            raise Conflict("It is not your turn.")
+            raise Conflict(_("It is not your turn."))
         try:
             after = engine.apply(before, parsed)
         except engine.IllegalAction as exc:

@@ -13,15 +13,17 @@ import secrets
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from games.models import Game, Seat
 from games.services.errors import Conflict, GameError, NotAllowed, NotFound
 
-NO_SUCH_LINK = "There is no such game to watch: the link is wrong, or it was revoked."
+NO_SUCH_LINK = gettext_lazy("There is no such game to watch: the link is wrong, or it was revoked.")
 # A game of the deal of the week shows the deal's pouch order as it is played: watched, it would
 # give the week's deal away to everyone yet to play it (games.models.weekly.revealed_to).
-WEEKLY_UNWATCHED = (
+WEEKLY_UNWATCHED = gettext_lazy(
     "A game of the deal of the week cannot be watched: the deal stays unseen by everyone yet to "
     "play it."
 )
@@ -40,7 +42,7 @@ def share(*, game_id: int, user: User) -> str:
         if game.weekly_deal_id is not None:
             raise NotAllowed(WEEKLY_UNWATCHED)
         if game.status != Game.Status.ACTIVE:
-            raise Conflict("A watch link can be shared only while the game is being played.")
+            raise Conflict(_("A watch link can be shared only while the game is being played."))
         if game.watch_token is None:
             token = secrets.token_urlsafe(16)
             Game.objects.filter(pk=game.pk, watch_token__isnull=True).update(watch_token=token)
@@ -61,9 +63,9 @@ def set_open(*, game_id: int, user: User, open_to_watchers: bool) -> None:
     with transaction.atomic():
         game = _seated_game(game_id, user)
         if game.created_by_id != user.pk:
-            raise NotAllowed("Only the player who made this table may open it to watchers.")
+            raise NotAllowed(_("Only the player who made this table may open it to watchers."))
         if game.status not in (Game.Status.OPEN, Game.Status.ACTIVE):
-            raise Conflict("This game is over: there is nothing left to watch.")
+            raise Conflict(_("This game is over: there is nothing left to watch."))
         if open_to_watchers and game.weekly_deal_id is not None:
             raise NotAllowed(WEEKLY_UNWATCHED)
         Game.objects.filter(pk=game.pk).update(open_to_watchers=bool(open_to_watchers))
@@ -80,13 +82,15 @@ def watched_game(game_id: int, token: str | None) -> Game:
     if game is None:
         raise NotFound(NO_SUCH_LINK)
     if game.status == Game.Status.OPEN:
-        raise Conflict("This game has not started yet: there is nothing to watch so far.")
+        raise Conflict(_("This game has not started yet: there is nothing to watch so far."))
     if game.status == Game.Status.CANCELLED:
-        raise GameOver("This table was cancelled: there is nothing to watch.")
+        raise GameOver(_("This table was cancelled: there is nothing to watch."))
     if game.status == Game.Status.FINISHED:
         raise GameOver(
-            "This game is over, so its watch link no longer works. "
-            "Its score sheet shows how it ended."
+            _(
+                "This game is over, so its watch link no longer works. "
+                "Its score sheet shows how it ended."
+            )
         )
     return game
 
@@ -106,12 +110,14 @@ def _seated_game(game_id: int, user: User) -> Game:
     """The game, refused unless `user` sits at it and has not left; its row is not locked (no
     move is made)."""
     if not user.is_authenticated:
-        raise NotAllowed("Only the players of a game may share it.")
+        raise NotAllowed(_("Only the players of a game may share it."))
     seat = Seat.objects.select_related("game").filter(game_id=game_id, user_id=user.pk).first()
     if seat is None:
         if Game.objects.filter(pk=game_id).exists():
-            raise NotAllowed("Only the players of a game may share it.")
-        raise NotFound("There is no such game.")
+            raise NotAllowed(_("Only the players of a game may share it."))
+        raise NotFound(_("There is no such game."))
     if seat.left:  # as everywhere else: a seat that left can do nothing more in the game
-        raise NotAllowed("You have left this game: its watch link is for the players still at it.")
+        raise NotAllowed(
+            _("You have left this game: its watch link is for the players still at it.")
+        )
     return seat.game

@@ -19,9 +19,12 @@ from datetime import date, datetime, timedelta
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from games.models import Game, WeeklyDeal
+from games.models.game import WEEKLY_NAME, long_date
 from games.models.weekly import week_of
 from games.services.core import lock_player
 from games.services.errors import Conflict, NotAllowed, NotFound
@@ -30,7 +33,9 @@ from games.services.tables import create_game
 # The Monday weeks are counted from for the side and spirits (5 January 1970, week 0). Counting
 # days, not ISO week numbers, keeps the alternation going across years of 53 weeks.
 FIRST_MONDAY = date(1970, 1, 5)
-ALREADY_PLAYED = "You have already played this week's deal: each player plays it once."
+ALREADY_PLAYED = gettext_lazy(
+    "You have already played this week's deal: each player plays it once."
+)
 
 
 def deal_settings(week: date) -> tuple[int, str, bool]:
@@ -48,7 +53,7 @@ def deal_of(week: date) -> WeeklyDeal:
     """The deal of the week starting on Monday `week`, made if nobody asked for it yet. Two
     first visits at once make one row (the week is unique, and both derive the same values)."""
     seed, side, spirits = deal_settings(week)
-    deal, _ = WeeklyDeal.objects.get_or_create(
+    deal, _created = WeeklyDeal.objects.get_or_create(
         week=week, defaults={"seed": seed, "side": side, "spirits": spirits}
     )
     return deal
@@ -73,9 +78,9 @@ def parse_week(text: object) -> date:
     try:
         week = date.fromisoformat(str(text))
     except ValueError:
-        raise NotFound("There is no such week: give its Monday as yyyy-mm-dd.") from None
+        raise NotFound(_("There is no such week: give its Monday as yyyy-mm-dd.")) from None
     if week.weekday() != 0:
-        raise NotFound("A week of deals starts on a Monday: give that Monday's date.")
+        raise NotFound(_("A week of deals starts on a Monday: give that Monday's date."))
     return week
 
 
@@ -92,16 +97,20 @@ def play_weekly(*, user: User, week: object, now: datetime | None = None) -> Gam
     current = week_of(now)
     if week > current:
         raise NotFound(
-            f"The deal of the week of {week:%-d %B %Y} is not dealt yet: it opens that Monday."
+            _("The deal of the week of %(week)s is not dealt yet: it opens that Monday.")
+            % {"week": long_date(week)}
         )
     if week < current:
         closed_on = week + timedelta(days=7)
         raise Conflict(
-            f"The deal of the week of {week:%-d %B %Y} closed on {closed_on:%-d %B %Y}: "
-            "play this week's deal instead."
+            _(
+                "The deal of the week of %(week)s closed on %(closed_on)s: "
+                "play this week's deal instead."
+            )
+            % {"week": long_date(week), "closed_on": long_date(closed_on)}
         )
     if user.is_bot:
-        raise NotAllowed("Computer opponents do not play the deal of the week.")
+        raise NotAllowed(_("Computer opponents do not play the deal of the week."))
     deal = deal_of(week)
     try:
         with transaction.atomic():
@@ -113,7 +122,8 @@ def play_weekly(*, user: User, week: object, now: datetime | None = None) -> Gam
                 players=1,
                 side=deal.side,
                 spirits=deal.spirits,
-                name=f"Deal of the week of {week:%-d %B %Y}",
+                # Stored in English, shown in the reader's language (Game.title).
+                name=WEEKLY_NAME.format(week=week),
                 weekly_deal=deal,
             )
     except IntegrityError:  # two starts at once where rows are not locked (SQLite)

@@ -2,6 +2,7 @@
 
 from django import template
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
 
 from games import engine, narration
 from games.pictures.cards import card_svg
@@ -44,8 +45,9 @@ def score_table(
 
 @register.filter
 def card_name(card_id: str) -> str:
+    """A card's name in the reader's language (the edition's, as the engine marks it)."""
     try:
-        return engine.card(card_id).name
+        return _(engine.card(card_id).name)
     except engine.UnknownCard:
         return card_id
 
@@ -58,7 +60,9 @@ def clock_words(game) -> str:
 
 @register.filter
 def space_label(tokens: list[str]) -> str:
-    return ", ".join(tokens) if tokens else "empty"
+    if not tokens:
+        return _("empty")
+    return ", ".join(narration.colour_name(colour) for colour in tokens)
 
 
 @register.filter

@@ -10,6 +10,8 @@ from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.blocks import kept_apart_ids
@@ -76,6 +78,9 @@ def my_games(request: HttpRequest) -> HttpResponse:
         game.forecast = forecasts.get(game.pk, "")
         seat = next(s for s in game.seats.all() if s.user_id == user.pk)
         game.to_move = next((s for s in game.seats.all() if s.position == game.current_seat), None)
+        game.others = ", ".join(
+            s.user.public_name for s in game.seats.all() if s.user_id != user.pk
+        )
         if game.status == Game.Status.OPEN:
             open_tables.append(game)
         elif game.current_seat == seat.position and not seat.left:
@@ -86,6 +91,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
             waiting.append(game)
     for game in finished:
         game.my_seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
+        game.result_words = result_words(game, game.my_seat)
     your_turn.sort(key=lambda g: g.turn_started_at)  # longest waiting first
     waiting.sort(key=lambda g: g.turn_started_at)
     return render(
@@ -101,6 +107,40 @@ def my_games(request: HttpRequest) -> HttpResponse:
             "guide_offer": guide_offer(user),
         },
     )
+
+
+def result_words(game: Game, seat: Seat | None) -> str:
+    """How a finished game ended for the player, for My games: "won with 52 points", "resigned,
+    place 3 with 20 points", "abandoned" ("" when the player has no rank)."""
+    if game.end_reason == Game.EndReason.ABANDONED:
+        return _("abandoned")
+    if seat is None or not seat.rank:
+        return ""
+    score = seat.final_score
+    values = {"score": score, "rank": seat.rank}
+    if game.solo and seat.resigned_at:
+        outcome = ngettext("with %(score)s point", "with %(score)s points", score) % values
+    elif game.solo:
+        outcome = (
+            ngettext("finished with %(score)s point", "finished with %(score)s points", score)
+            % values
+        )
+    elif seat.rank == 1 and not seat.left:
+        outcome = ngettext("won with %(score)s point", "won with %(score)s points", score) % values
+    else:
+        outcome = (
+            ngettext(
+                "place %(rank)s with %(score)s point", "place %(rank)s with %(score)s points", score
+            )
+            % values
+        )
+    if seat.resigned_at:
+        return _("resigned, %(outcome)s") % {"outcome": outcome}
+    if seat.dropped_at:
+        return _("dropped, %(outcome)s") % {"outcome": outcome}
+    if seat.timed_out_at:
+        return _("timed out, %(outcome)s") % {"outcome": outcome}
+    return outcome
 
 
 def _held_invitations(request: HttpRequest, exclude: list[int]) -> list:

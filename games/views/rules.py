@@ -2,6 +2,7 @@
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
@@ -22,4 +23,7 @@ def rules(request: HttpRequest) -> HttpResponse:
     context = dict(rules_page())
     if not request.user.is_authenticated:
         context["csrf_token"] = ""
-    return render(request, "games/rules.html", context)
+    response = render(request, "games/rules.html", context)
+    # One copy per language: the browser's, or the language cookie a `?lang=` switch set.
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))
+    return response

@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import presence, services
@@ -35,7 +36,7 @@ def join(request: HttpRequest, game_id: int) -> HttpResponse:
         )
     except services.GameError as exc:
         return refuse(request, exc.message, exc.status)
-    messages.success(request, "You have a seat at this table.")
+    messages.success(request, _("You have a seat at this table."))
     return redirect("games:detail", game_id=game_id)
 
 
@@ -102,11 +103,11 @@ def invited(request: HttpRequest, token: str) -> HttpResponse:
     if my_seat is not None or game.status != Game.Status.OPEN:
         return redirect(game)
     if invitation.user_id not in (None, request.user.pk):
-        return refuse(request, "This invitation is for another player.", 403)
+        return refuse(request, _("This invitation is for another player."), 403)
     if invitation.declined_at is not None:
-        return refuse(request, "This invitation was declined; ask for a new one.", 409)
+        return refuse(request, _("This invitation was declined; ask for a new one."), 409)
     if invitation.is_expired():
-        return refuse(request, "This invitation has expired: ask for a new one.", 409)
+        return refuse(request, _("This invitation has expired: ask for a new one."), 409)
     return table_page(
         request,
         game,
@@ -135,11 +136,13 @@ def invite_more(request: HttpRequest, game_id: int) -> HttpResponse:
             form.add_error("invite", exc.message)
         else:
             names = ", ".join(i.invitee_name for i in sent)
-            messages.success(request, f"Invited: {names}. They will get an email.")
+            messages.success(
+                request, _("Invited: %(names)s. They will get an email.") % {"names": names}
+            )
             return redirect(game)
     seats, my_seat = seating(game, request.user)
     if my_seat is None or game.created_by_id != request.user.pk:
-        return refuse(request, "Only the player who created the game can invite.", 403)
+        return refuse(request, _("Only the player who created the game can invite."), 403)
     return table_page(request, game, seats, my_seat, invite_form=form, status=400)
 
 
@@ -149,10 +152,10 @@ def table_action(request: HttpRequest, game_id: int, verb: str) -> HttpResponse:
     try:
         if verb == "leave":
             services.leave_game(game_id=game_id, user=request.user)
-            messages.success(request, "You left the table.")
+            messages.success(request, _("You left the table."))
         elif verb == "cancel":
             services.cancel_game(game_id=game_id, user=request.user)
-            messages.success(request, "The game is cancelled. Everyone at the table is told.")
+            messages.success(request, _("The game is cancelled. Everyone at the table is told."))
         else:
             invitation = services.decline_invitation(
                 game_id=game_id,
@@ -160,7 +163,9 @@ def table_action(request: HttpRequest, game_id: int, verb: str) -> HttpResponse:
                 invitation_token=request.POST.get("invitation") or None,
             )
             inviter = invitation.invited_by.public_name
-            messages.success(request, f"Invitation declined. {inviter} will be told.")
+            messages.success(
+                request, _("Invitation declined. %(name)s will be told.") % {"name": inviter}
+            )
     except services.GameError as exc:
         return refuse(request, exc.message, exc.status)
     return redirect("games:mine")
@@ -184,19 +189,24 @@ def table_page(
     involved = my_seat is not None or own is not None
     if game.status == Game.Status.CANCELLED:
         if not involved:
-            return refuse(request, "This game is by invitation only.", 403)
+            return refuse(request, _("This game is by invitation only."), 403)
     elif my_seat is None and not (game.public or invited or token or invitation_token):
         if own is not None and own.declined_at is not None:
-            return refuse(request, "You declined this invitation; ask for a new one.", 403)
+            return refuse(request, _("You declined this invitation; ask for a new one."), 403)
         if own is not None:
-            return refuse(request, "Your invitation to this table has expired.", 403)
-        return refuse(request, "This game is by invitation only.", 403)
+            return refuse(request, _("Your invitation to this table has expired."), 403)
+        return refuse(request, _("This game is by invitation only."), 403)
     if my_seat is not None:
         presence.mark_present(game.pk, request.user.pk)
     invite_url = request.build_absolute_uri(reverse("games:invitation", args=[game.invite_token]))
     creating = my_seat is not None and game.created_by_id == request.user.pk
     now = timezone.now()
     pending = [i for i in invitations if i.declined_at is None and not i.is_expired(now)]
+    for i in invitations:  # who an invitation is for, as this viewer may see it
+        if not i.email:
+            i.shown_name = i.user.public_name
+        else:
+            i.shown_name = i.email if creating else _("Someone invited by email")
     return render(
         request,
         "games/table.html",

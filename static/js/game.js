@@ -61,8 +61,11 @@
     if (!document.hidden || !("Notification" in window) || Notification.permission !== "granted") return;
     var game = document.getElementById("game");
     var name = game ? game.getAttribute("data-title") : "";
-    var note = new Notification("Your turn", {
-      body: "It is your turn in " + name + ".",
+    // The words come from the page, in the reader's language (games/game.html).
+    var title = game ? game.getAttribute("data-notify-title") : "";
+    var body = game ? game.getAttribute("data-notify-body") : "";
+    var note = new Notification(title || "Your turn", {
+      body: body || "It is your turn in " + name + ".",
       tag: "harmonies-game-" + (game ? game.getAttribute("data-game") : ""),
     });
     note.onclick = function () { window.focus(); note.close(); };

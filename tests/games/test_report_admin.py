@@ -148,7 +148,7 @@ def test_staff_give_a_neutral_name_and_the_player_is_told_by_email(
     assert player.display_name == f"Player {player.pk}"
     (email,) = mail.outbox
     assert email.to == [player.email] and "display name was changed" in email.subject
-    assert "“Alice” to “Player" in email.alternatives[0][0] and '"Alice" to "Player' in email.body
+    assert "“Alice” to “Player" in email.alternatives[0][0] and "“Alice” to “Player" in email.body
     assert measures(name) == [("staff", "rename", f"“Alice” renamed “Player {player.pk}”")]
     # The talk is drawn again: the messages show the new name at once.
     assert Game.objects.get(pk=game.pk).talk_version == talk_version + 1

@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass
 
 import pytest
+from django.conf import settings
 from django.db import transaction
 from django.test import Client
 from django.utils import timezone
@@ -188,3 +189,15 @@ def reshuffle_hidden_orders(game: Game, seed: int) -> None:
 def pouch_and_deck(game: Game) -> tuple[list[str], list[str]]:
     state = json.loads(Game.objects.get(pk=game.pk).state)
     return state["pouch"], state["deck"]
+
+
+@pytest.fixture(scope="module")
+def sessions(world, django_db_blocker) -> dict[int, str]:
+    """A logged-in session per player, made once (in the module's transaction)."""
+    keys = {}
+    with django_db_blocker.unblock():
+        for user in (world.alice, world.bob, world.carol, world.mallory, world.staff):
+            client = Client()
+            client.force_login(user)
+            keys[user.pk] = client.cookies[settings.SESSION_COOKIE_NAME].value
+    return keys

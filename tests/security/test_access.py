@@ -301,18 +301,6 @@ def expected(cell: str, game) -> tuple[int, str | None, bool]:
     return 302, f"/games/{game.pk}/" if cell == "game" else REDIRECTS[cell], changes
 
 
-@pytest.fixture(scope="module")
-def sessions(world, django_db_blocker) -> dict[int, str]:
-    """A logged-in session per player, made once (in the module's transaction)."""
-    keys = {}
-    with django_db_blocker.unblock():
-        for user in (world.alice, world.bob, world.carol, world.mallory, world.staff):
-            client = Client()
-            client.force_login(user)
-            keys[user.pk] = client.cookies[settings.SESSION_COOKIE_NAME].value
-    return keys
-
-
 TEMPLATE_SYNTAX = (b"{#", b"#}", b"{%", b"%}")  # braces alone are JSON in attributes
 
 

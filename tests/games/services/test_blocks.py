@@ -54,7 +54,7 @@ def test_his_invitations_to_her_address_are_declined_and_hers_to_his_address_sta
     assert mine.declined_at is not None and mine.decline_emailed_at is not None
     kept = hers.invitations.get()
     assert kept.declined_at is None and kept.email == "bob@example.com"
-    with pytest.raises(NotAllowed, match=NO_SEAT_HERE):
+    with pytest.raises(NotAllowed, match=str(NO_SEAT_HERE)):
         services.join_game(game_id=hers.pk, user=other_player)
 
 
@@ -81,7 +81,7 @@ def test_no_new_game_brings_them_together_even_at_someone_elses_table(player, ot
     game = table(carol, invitees=[player, other_player])
     services.join_game(game_id=game.pk, user=player)
     blocks.block(user=player, username="bob")
-    with pytest.raises(NotAllowed, match=NO_SEAT_HERE):
+    with pytest.raises(NotAllowed, match=str(NO_SEAT_HERE)):
         services.join_game(game_id=game.pk, user=other_player)
     other = table(carol, invitees=[player, other_player])
     services.join_game(game_id=other.pk, user=other_player)

@@ -40,7 +40,7 @@ def rude(game, player):
 def test_a_player_reports_a_talk_message_and_it_is_kept_as_it_was(rude, game, player, other_player):
     response = send(other_player, "message", rude.pk, words="Third time tonight.")
     assert answered(response) == 200
-    assert THANKS in response.content.decode()
+    assert str(THANKS) in response.content.decode()
     report = Report.objects.get()
     assert (report.kind, report.reason, report.words) == ("message", "abuse", "Third time tonight.")
     assert (report.reporter, report.reported, report.message, report.game) == (
@@ -68,7 +68,7 @@ def test_without_javascript_the_form_is_a_page_and_the_thanks_show_on_the_game_p
     response = client.post(report_url("message", rude.pk), {"reason": "spam"})
     assert response.status_code == 302
     assert response.url == f"{game.get_absolute_url()}#talk"
-    assert THANKS in client.get(response.url).content.decode()
+    assert str(THANKS) in client.get(response.url).content.decode()
     assert Report.objects.get().reason == "spam"
 
 
